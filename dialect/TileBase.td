@@ -1,0 +1,111 @@
+//===- TileBase.td - tile dialect, attributes and types ---*- tablegen -*-===//
+//
+// The `tile` dialect: level-1 tile IR. Tiles are ranked tensors with static
+// power-of-two dimensions; global memory is reached through `!tile.view`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TILE_BASE
+#define TESSERA_TILE_BASE
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+def Tile_Dialect : Dialect {
+  let name = "tile";
+  let cppNamespace = "::tessera::tile";
+  let summary = "Tile-level kernel IR for NVIDIA GPUs";
+  let description = [{
+    A kernel is a `tile.kernel` run by a grid of program instances. Each
+    instance loads fixed-shape tiles (ranked tensors whose dimensions are
+    compile-time powers of two) from global tensor views, computes on them
+    with `tile`, `arith`, `math` and `scf` ops, and stores tiles back.
+    Problem sizes are run-time values: loads and stores are masked against
+    the bounds of their view.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+  let useDefaultTypePrinterParser = 1;
+  let hasConstantMaterializer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Tile_CachePolicy : I32EnumAttr<"CachePolicy", "L2 cache policy of a load or store", [
+    I32EnumAttrCase<"normal", 0>,
+    I32EnumAttrCase<"evict_first", 1>,
+    I32EnumAttrCase<"evict_last", 2>
+  ]> {
+  let cppNamespace = "::tessera::tile";
+}
+
+def Tile_CombineKind : I32EnumAttr<"CombineKind", "combining function of a reduction or scan", [
+    I32EnumAttrCase<"sum", 0>,
+    I32EnumAttrCase<"prod", 1>,
+    I32EnumAttrCase<"max", 2>,
+    I32EnumAttrCase<"min", 3>
+  ]> {
+  let cppNamespace = "::tessera::tile";
+}
+
+def Tile_GridDim : I32EnumAttr<"GridDim", "grid dimension", [
+    I32EnumAttrCase<"x", 0>,
+    I32EnumAttrCase<"y", 1>,
+    I32EnumAttrCase<"z", 2>
+  ]> {
+  let cppNamespace = "::tessera::tile";
+}
+
+def Tile_MmaPrecision : I32EnumAttr<"MmaPrecision", "how f32 mma inputs are multiplied", [
+    I32EnumAttrCase<"tf32", 0>,
+    I32EnumAttrCase<"tf32x3", 1>,
+    I32EnumAttrCase<"ieee", 2>
+  ]> {
+  let cppNamespace = "::tessera::tile";
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Tile_ViewType : TypeDef<Tile_Dialect, "View"> {
+  let mnemonic = "view";
+  let summary = "a global tensor view: base pointer plus run-time sizes and strides";
+  let description = [{
+    A view of a tensor in global memory. `?` dimensions are sized at run
+    time; static dimensions are checked when the kernel is launched. Strides
+    are always run-time values (in elements). Example:
+    `!tile.view<?x?xbf16>`, `!tile.view<?x64xf32>`.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getShape().size(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Tile_IsTilePred : CPred<"::tessera::tile::isTileType($_self)">;
+def Tile_Tile : Type<Tile_IsTilePred,
+    "tile (ranked tensor with static power-of-two dimensions)",
+    "::mlir::RankedTensorType">;
+def Tile_FloatTile : Type<And<[Tile_IsTilePred,
+    CPred<"::llvm::isa<::mlir::FloatType>(::llvm::cast<::mlir::RankedTensorType>($_self).getElementType())">]>,
+    "tile of floating-point elements", "::mlir::RankedTensorType">;
+def Tile_IntTile : Type<And<[Tile_IsTilePred,
+    CPred<"::llvm::cast<::mlir::RankedTensorType>($_self).getElementType().isSignlessInteger()">]>,
+    "tile of signless integer elements", "::mlir::RankedTensorType">;
+
+#endif // TESSERA_TILE_BASE

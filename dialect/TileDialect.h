@@ -1,0 +1,33 @@
+//===- TileDialect.h - the tile dialect -------------------------*- C++ -*-===//
+
+#ifndef TESSERA_DIALECT_TILEDIALECT_H
+#define TESSERA_DIALECT_TILEDIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+
+#include "dialect/TileDialect.h.inc"
+#include "dialect/TileEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialect/TileTypes.h.inc"
+
+namespace tessera::tile {
+
+/// A tile is a ranked tensor of rank >= 1 whose dimensions are static powers
+/// of two, with a float (f16, bf16, tf32, f32, f64) or signless integer
+/// element type.
+bool isTileType(mlir::Type type);
+
+/// True if `type` may be the element type of a tile or a view.
+bool isTileElementType(mlir::Type type);
+
+/// Registers the dialects a tile kernel may contain (tile, arith, math, scf).
+void registerTileKernelDialects(mlir::DialectRegistry &registry);
+
+} // namespace tessera::tile
+
+#endif // TESSERA_DIALECT_TILEDIALECT_H

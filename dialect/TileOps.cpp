@@ -1,0 +1,407 @@
+//===- TileOps.cpp - tile dialect operations -------------------------------===//
+
+#include "dialect/TileOps.h"
+
+#include "mlir/Dialect/CommonFolders.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace tessera::tile;
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                     FunctionType type) {
+  state.addAttribute(SymbolTable::getSymbolAttrName(),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  Region *body = state.addRegion();
+  Block *entry = new Block();
+  body->push_back(entry);
+  for (Type input : type.getInputs())
+    entry->addArgument(input, state.location);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(entry);
+  ReturnOp::create(builder, state.location);
+}
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildType = [](Builder &builder, ArrayRef<Type> args,
+                      ArrayRef<Type> results,
+                      function_interface_impl::VariadicFlag, std::string &) {
+    return builder.getFunctionType(args, results);
+  };
+  if (function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
+    return failure();
+  // Let the body omit its terminator, as func.func does not but scf does.
+  auto *body = result.regions.front().get();
+  if (!body->empty())
+    ensureTerminator(*body, parser.getBuilder(), result.location);
+  return success();
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+static bool isKernelScalarType(Type type) {
+  return type.isIndex() || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(64) || type.isF32() || type.isF64();
+}
+
+LogicalResult KernelOp::verify() {
+  FunctionType type = getFunctionType();
+  if (type.getNumResults() != 0)
+    return emitOpError("a kernel returns nothing; store results through "
+                       "views instead");
+  for (auto [i, input] : llvm::enumerate(type.getInputs()))
+    if (!isa<ViewType>(input) && !isKernelScalarType(input))
+      return emitOpError("argument #")
+             << i << " has type " << input
+             << "; kernel arguments are !tile.view or i32, i64, f32, f64, "
+                "index scalars";
+  if (getBody().empty())
+    return emitOpError("a kernel needs a body");
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  // Every value in the body must be a scalar or a tile, and every op must come
+  // from a dialect the compiler lowers.
+  WalkResult result = getBody().walk([&](Operation *op) -> WalkResult {
+    StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    if (ns != "tile" && ns != "arith" && ns != "math" && ns != "scf") {
+      op->emitOpError("is not supported inside a tile kernel (only tile, "
+                      "arith, math and scf operations are)");
+      return WalkResult::interrupt();
+    }
+    for (Type type : op->getResultTypes()) {
+      if (isa<ShapedType>(type) && !isTileType(type)) {
+        op->emitOpError("produces ")
+            << type
+            << ", but tiles must be ranked tensors with static power-of-two "
+               "dimensions and an f16, bf16, tf32, f32, f64 or integer "
+               "element type";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// DimOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DimOp::verify() {
+  int64_t rank = getView().getType().getRank();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= rank)
+    return emitOpError("axis ") << axis << " is out of range for a view "
+                                << "of rank " << rank;
+  return success();
+}
+
+OpFoldResult DimOp::fold(FoldAdaptor) {
+  int64_t axis = getAxis();
+  ArrayRef<int64_t> shape = getView().getType().getShape();
+  if (axis < 0 || axis >= static_cast<int64_t>(shape.size()) ||
+      ShapedType::isDynamic(shape[axis]))
+    return {};
+  return IntegerAttr::get(IndexType::get(getContext()), shape[axis]);
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp / StoreOp
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyHints(Operation *op, std::optional<int32_t> latency) {
+  if (latency && (*latency < 1 || *latency > 10))
+    return op->emitOpError("latency hint must be in 1..10, got ") << *latency;
+  return success();
+}
+
+static LogicalResult verifyTileAccess(Operation *op, ViewType view,
+                                      RankedTensorType tile,
+                                      size_t numIndices) {
+  if (static_cast<int64_t>(numIndices) != view.getRank())
+    return op->emitOpError("expects ")
+           << view.getRank() << " tile indices for a view of rank "
+           << view.getRank() << ", got " << numIndices;
+  if (tile.getRank() != view.getRank())
+    return op->emitOpError("tile rank ")
+           << tile.getRank() << " must equal the view rank " << view.getRank()
+           << " (use size-1 dimensions and tile.reshape to drop them)";
+  if (tile.getElementType() != view.getElementType())
+    return op->emitOpError("tile element type ")
+           << tile.getElementType() << " does not match the view element type "
+           << view.getElementType() << " (convert with arith casts)";
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  if (failed(verifyTileAccess(*this, getView().getType(), getType(),
+                              getIndices().size())))
+    return failure();
+  return verifyHints(*this, getLatency());
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+LogicalResult StoreOp::verify() {
+  if (failed(verifyTileAccess(*this, getView().getType(), getValue().getType(),
+                              getIndices().size())))
+    return failure();
+  return verifyHints(*this, getLatency());
+}
+
+void StoreOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// MmaOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaOp::verify() {
+  RankedTensorType a = getA().getType(), b = getB().getType(),
+                   c = getAcc().getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("operands must be 2-D tiles");
+  if (a.getDimSize(1) != b.getDimSize(0))
+    return emitOpError("contraction dimensions differ: a is ")
+           << a.getDimSize(0) << "x" << a.getDimSize(1) << ", b is "
+           << b.getDimSize(0) << "x" << b.getDimSize(1);
+  if (c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
+    return emitOpError("accumulator must be ")
+           << a.getDimSize(0) << "x" << b.getDimSize(1) << ", got "
+           << c.getDimSize(0) << "x" << c.getDimSize(1);
+  Type in = a.getElementType();
+  if (in != b.getElementType())
+    return emitOpError("a and b must have the same element type, got ")
+           << in << " and " << b.getElementType();
+  if (!isa<BFloat16Type, Float16Type, FloatTF32Type, Float32Type>(in))
+    return emitOpError("input element type must be bf16, f16, tf32 or f32, "
+                       "got ")
+           << in;
+  if (!c.getElementType().isF32())
+    return emitOpError("accumulator element type must be f32, got ")
+           << c.getElementType();
+  if (getPrecision() && !in.isF32())
+    return emitOpError("precision applies only to f32 inputs");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp / ScanOp
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank) {
+  if (axis < 0 || axis >= rank)
+    return op->emitOpError("axis ")
+           << axis << " is out of range for a tile of rank " << rank;
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  RankedTensorType src = getSource().getType(), res = getType();
+  if (failed(verifyAxis(*this, getAxis(), src.getRank())))
+    return failure();
+  if (res.getElementType() != src.getElementType())
+    return emitOpError("result element type must match the source");
+  SmallVector<int64_t> expected(src.getShape());
+  expected[getAxis()] = 1;
+  if (res.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result shape must be the source shape with axis ")
+           << getAxis() << " of size 1, expected "
+           << RankedTensorType::get(expected, src.getElementType());
+  return success();
+}
+
+LogicalResult ScanOp::verify() {
+  return verifyAxis(*this, getAxis(), getSource().getType().getRank());
+}
+
+//===----------------------------------------------------------------------===//
+// BroadcastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastOp::verify() {
+  RankedTensorType src = getSource().getType(), res = getType();
+  if (src.getRank() != res.getRank())
+    return emitOpError("source rank ")
+           << src.getRank() << " must equal result rank " << res.getRank()
+           << " (reshape first to add size-1 dimensions)";
+  for (int64_t i = 0; i < src.getRank(); ++i)
+    if (src.getDimSize(i) != 1 && src.getDimSize(i) != res.getDimSize(i))
+      return emitOpError("dimension ")
+             << i << " of size " << src.getDimSize(i)
+             << " can only broadcast if it is 1 or equal to "
+             << res.getDimSize(i);
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSource()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  return {};
+}
+
+namespace {
+/// broadcast(broadcast(x)) -> broadcast(x).
+struct ComposeBroadcasts : OpRewritePattern<BroadcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BroadcastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getSource().getDefiningOp<BroadcastOp>();
+    if (!inner)
+      return failure();
+    rewriter.replaceOpWithNewOp<BroadcastOp>(op, op.getType(),
+                                             inner.getSource());
+    return success();
+  }
+};
+
+/// broadcast(splat(s)) -> splat(s).
+struct BroadcastOfSplat : OpRewritePattern<BroadcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BroadcastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto splat = op.getSource().getDefiningOp<SplatOp>();
+    if (!splat)
+      return failure();
+    rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), splat.getValue());
+    return success();
+  }
+};
+} // namespace
+
+void BroadcastOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<ComposeBroadcasts, BroadcastOfSplat>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// ReshapeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  if (getSource().getType().getNumElements() != getType().getNumElements())
+    return emitOpError("cannot reshape ")
+           << getSource().getType().getNumElements() << " elements into "
+           << getType().getNumElements();
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getSource()))
+    return dense.reshape(getType());
+  // reshape(reshape(x)) -> reshape(x).
+  if (auto inner = getSource().getDefiningOp<ReshapeOp>()) {
+    getSourceMutable().assign(inner.getSource());
+    return getResult();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// PermuteOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PermuteOp::verify() {
+  RankedTensorType src = getSource().getType(), res = getType();
+  ArrayRef<int64_t> perm = getPermutation();
+  if (static_cast<int64_t>(perm.size()) != src.getRank())
+    return emitOpError("permutation has ")
+           << perm.size() << " entries for a tile of rank " << src.getRank();
+  SmallVector<bool> seen(perm.size(), false);
+  for (int64_t p : perm) {
+    if (p < 0 || p >= src.getRank() || seen[p])
+      return emitOpError("permutation must be a permutation of 0..")
+             << src.getRank() - 1;
+    seen[p] = true;
+  }
+  if (res.getRank() != src.getRank())
+    return emitOpError("result rank must equal source rank");
+  for (auto [i, p] : llvm::enumerate(perm))
+    if (res.getDimSize(i) != src.getDimSize(p))
+      return emitOpError("result dimension ")
+             << i << " must be source dimension " << p << " of size "
+             << src.getDimSize(p) << ", got " << res.getDimSize(i);
+  return success();
+}
+
+OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
+  ArrayRef<int64_t> perm = getPermutation();
+  bool identity = llvm::all_of(llvm::enumerate(perm), [](auto it) {
+    return static_cast<int64_t>(it.index()) == it.value();
+  });
+  if (identity)
+    return getSource();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSource()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  // permute(permute(x, p), q) -> permute(x, p o q).
+  if (auto inner = getSource().getDefiningOp<PermuteOp>()) {
+    ArrayRef<int64_t> innerPerm = inner.getPermutation();
+    SmallVector<int64_t> composed;
+    for (int64_t p : perm)
+      composed.push_back(innerPerm[p]);
+    getSourceMutable().assign(inner.getSource());
+    setPermutation(composed);
+    return getResult();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// IotaOp / SplatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult IotaOp::verify() {
+  RankedTensorType type = getType();
+  if (type.getRank() != 1)
+    return emitOpError("result must be a 1-D tile, got rank ")
+           << type.getRank();
+  unsigned width = type.getElementType().getIntOrFloatBitWidth();
+  if (width < 64 && type.getDimSize(0) > (int64_t(1) << (width - 1)))
+    return emitOpError("values 0..")
+           << type.getDimSize(0) - 1 << " do not fit in "
+           << type.getElementType();
+  return success();
+}
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  if (auto value = adaptor.getValue())
+    if (isa<IntegerAttr, FloatAttr>(value))
+      return SplatElementsAttr::get(getType(), value);
+  return {};
+}
+
+#define GET_OP_CLASSES
+#include "dialect/TileOps.cpp.inc"

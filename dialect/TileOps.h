@@ -1,0 +1,19 @@
+//===- TileOps.h - tile dialect operations ----------------------*- C++ -*-===//
+
+#ifndef TESSERA_DIALECT_TILEOPS_H
+#define TESSERA_DIALECT_TILEOPS_H
+
+#include "dialect/TileDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "dialect/TileOps.h.inc"
+
+#endif // TESSERA_DIALECT_TILEOPS_H

@@ -1,0 +1,327 @@
+//===- TileOps.td - tile dialect operations ---------------*- tablegen -*-===//
+
+#ifndef TESSERA_TILE_OPS
+#define TESSERA_TILE_OPS
+
+include "TileBase.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    IsolatedFromAbove, FunctionOpInterface, Symbol, AutomaticAllocationScope,
+    SingleBlockImplicitTerminator<"ReturnOp">]> {
+  let summary = "a tile kernel: the program run by every instance of a grid";
+  let description = [{
+    The entry point of a kernel. Arguments are global tensor views
+    (`!tile.view`) and scalars (signless integers, floats or `index`); a
+    kernel returns nothing. Every tile value inside the body must have
+    static power-of-two dimensions, and only `tile`, `arith`, `math` and
+    `scf` operations may appear in it.
+
+    ```mlir
+    tile.kernel @scale(%x: !tile.view<?xf32>, %alpha: f32) {
+      %i = tile.program_id x : index
+      %t = tile.load %x[%i] : !tile.view<?xf32> -> tensor<128xf32>
+      %a = tile.splat %alpha : f32 -> tensor<128xf32>
+      %y = arith.mulf %t, %a : tensor<128xf32>
+      tile.store %y, %x[%i] : tensor<128xf32> -> !tile.view<?xf32>
+      tile.return
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::FunctionType":$type)>
+  ];
+  let extraClassDeclaration = [{
+    /// FunctionOpInterface.
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+  }];
+}
+
+def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">,
+                                        ReturnLike, Terminator]> {
+  let summary = "ends a kernel instance";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+  let summary = "index of this program instance along a grid dimension";
+  let description = [{
+    ```mlir
+    %pid = tile.program_id y : index
+    ```
+  }];
+  let arguments = (ins Tile_GridDim:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict `:` type($result)";
+}
+
+def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
+  let summary = "number of program instances along a grid dimension";
+  let arguments = (ins Tile_GridDim:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict `:` type($result)";
+}
+
+def Tile_DimOp : Tile_Op<"dim", [Pure]> {
+  let summary = "run-time size of a view along one dimension";
+  let description = [{
+    ```mlir
+    %k = tile.dim %a[1] : !tile.view<?x?xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, I64Attr:$axis);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$view `[` $axis `]` attr-dict `:` qualified(type($view))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Tile_LoadOp : Tile_Op<"load", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "load a tile from a view at a tile index, masked to its bounds";
+  let description = [{
+    Loads the tile whose element offset along dimension `d` is
+    `indices[d] * shape(result)[d]`. Elements outside the run-time bounds of
+    the view read `padding` (0 when absent), converted to the element type.
+
+    Hints (all optional; `tile-insert-latency-hints` fills in what the
+    author left out and never overrides what the author wrote):
+    - `latency(N)`, N in 1..10: how heavy the DRAM traffic of this load is;
+      larger means a deeper prefetch pipeline;
+    - `cache(evict_first | evict_last | normal)`: the L2 eviction policy;
+    - `allow_tma`: the load may be carried out by the Tensor Memory
+      Accelerator.
+
+    ```mlir
+    %a = tile.load %A[%i, %k] latency(3) cache(evict_last)
+        : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<Index>:$indices,
+                       OptionalAttr<F64Attr>:$padding,
+                       OptionalAttr<I32Attr>:$latency,
+                       OptionalAttr<Tile_CachePolicy>:$cache,
+                       UnitAttr:$allow_tma);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $view `[` $indices `]`
+    (`padding` `(` $padding^ `)`)?
+    (`latency` `(` $latency^ `)`)?
+    (`cache` `(` $cache^ `)`)?
+    (`allow_tma` $allow_tma^)?
+    attr-dict `:` qualified(type($view)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "store a tile into a view at a tile index, masked to its bounds";
+  let description = [{
+    Stores `value` at element offset `indices[d] * shape(value)[d]` along
+    each dimension `d`; elements outside the run-time bounds of the view are
+    not written. Takes the same optional hints as `tile.load` (no padding).
+
+    ```mlir
+    tile.store %c, %C[%i, %j] cache(evict_first)
+        : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$value, Tile_ViewType:$view,
+                       Variadic<Index>:$indices,
+                       OptionalAttr<I32Attr>:$latency,
+                       OptionalAttr<Tile_CachePolicy>:$cache,
+                       UnitAttr:$allow_tma);
+  let assemblyFormat = [{
+    $value `,` $view `[` $indices `]`
+    (`latency` `(` $latency^ `)`)?
+    (`cache` `(` $cache^ `)`)?
+    (`allow_tma` $allow_tma^)?
+    attr-dict `:` type($value) `->` qualified(type($view))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix multiply-accumulate: result = a * b + acc";
+  let description = [{
+    `a` is MxK, `b` is KxN, `acc` and the result MxN. Inputs are bf16, f16,
+    tf32 or f32; the accumulator is f32. Products are formed in the input
+    type and accumulated in f32, as on a Tensor Core. f32 inputs are
+    multiplied as `precision`: `tf32` (default: inputs rounded to tf32),
+    `tf32x3` (split into three tf32 products, about f32 accurate) or `ieee`
+    (exact f32 products, no Tensor Cores).
+
+    ```mlir
+    %d = tile.mma %a, %b, %c
+        : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_FloatTile:$a, Tile_FloatTile:$b,
+                       Tile_FloatTile:$acc,
+                       OptionalAttr<Tile_MmaPrecision>:$precision);
+  let results = (outs Tile_FloatTile:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc (`precision` `(` $precision^ `)`)? attr-dict
+    `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "reduce a tile along one axis, keeping that axis with size 1";
+  let description = [{
+    Combines the elements along `axis` with `kind` (sum, prod, max, min);
+    the result has the same rank, with size 1 along `axis`, so it broadcasts
+    straight back against the source. Float max/min propagate NaN.
+
+    ```mlir
+    %m = tile.reduce max %x axis 1 : tensor<32x64xf32> -> tensor<32x1xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source, Tile_CombineKind:$kind,
+                       I64Attr:$axis);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $kind $source `axis` $axis attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
+  let summary = "inclusive scan (prefix combine) of a tile along one axis";
+  let description = [{
+    `result[.., i, ..] = kind(source[.., 0, ..], ..., source[.., i, ..])`
+    along `axis`; with `reverse` the scan runs from the last element down.
+    A cumulative sum is `tile.scan sum`.
+
+    ```mlir
+    %c = tile.scan sum %dA axis 0 : tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source, Tile_CombineKind:$kind,
+                       I64Attr:$axis, UnitAttr:$reverse);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $kind $source `axis` $axis (`reverse` $reverse^)? attr-dict `:` type($source)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "expand size-1 dimensions of a tile";
+  let description = [{
+    Source and result have the same rank; every source dimension is 1 or
+    equal to the result's.
+
+    ```mlir
+    %b = tile.broadcast %m : tensor<32x1xf32> -> tensor<32x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "reinterpret a tile with another shape (row-major order)";
+  let description = [{
+    The element count is unchanged; elements keep their row-major order.
+
+    ```mlir
+    %r = tile.reshape %x : tensor<1x64x1x32xbf16> -> tensor<64x32xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_PermuteOp : Tile_Op<"permute", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "permute the dimensions of a tile (transpose)";
+  let description = [{
+    `result` dimension `i` is `source` dimension `permutation[i]`.
+
+    ```mlir
+    %t = tile.permute %x [1, 0] : tensor<64x32xf32> -> tensor<32x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source, DenseI64ArrayAttr:$permutation);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $source $permutation attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "the 1-D tile [0, 1, ..., n-1]";
+  let description = [{
+    ```mlir
+    %i = tile.iota : tensor<64xi32>
+    ```
+  }];
+  let results = (outs Tile_IntTile:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure,
+    TypesMatchWith<"the scalar is the element type of the tile", "result",
+                   "value", "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+  let summary = "a tile with every element equal to a scalar";
+  let description = [{
+    ```mlir
+    %s = tile.splat %alpha : f32 -> tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$value);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let hasFolder = 1;
+}
+
+#endif // TESSERA_TILE_OPS
