@@ -99,13 +99,24 @@ def Tile_ViewType : TypeDef<Tile_Dialect, "View"> {
 
 def Tile_IsTilePred : CPred<"::tessera::tile::isTileType($_self)">;
 def Tile_Tile : Type<Tile_IsTilePred,
-    "tile (ranked tensor with static power-of-two dimensions)",
+    "tile (ranked tensor with static power-of-two dimensions of f16, bf16, "
+    "tf32, f32, f64 or i1/i8/i16/i32/i64 elements)",
     "::mlir::RankedTensorType">;
 def Tile_FloatTile : Type<And<[Tile_IsTilePred,
     CPred<"::llvm::isa<::mlir::FloatType>(::llvm::cast<::mlir::RankedTensorType>($_self).getElementType())">]>,
-    "tile of floating-point elements", "::mlir::RankedTensorType">;
+    "tile (ranked tensor with static power-of-two dimensions) of f16, bf16, tf32, f32 or f64 elements", "::mlir::RankedTensorType">;
 def Tile_IntTile : Type<And<[Tile_IsTilePred,
     CPred<"::llvm::cast<::mlir::RankedTensorType>($_self).getElementType().isSignlessInteger()">]>,
-    "tile of signless integer elements", "::mlir::RankedTensorType">;
+    "tile (ranked tensor with static power-of-two dimensions) of i1/i8/i16/i32/i64 elements", "::mlir::RankedTensorType">;
+
+//===----------------------------------------------------------------------===//
+// Traits
+//===----------------------------------------------------------------------===//
+
+// Ops that only make sense inside a kernel (they read the grid or the
+// kernel's views).
+def Tile_InKernel : NativeOpTrait<"InKernel"> {
+  let cppNamespace = "::tessera::tile";
+}
 
 #endif // TESSERA_TILE_BASE

@@ -11,8 +11,16 @@
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace tessera::tile;
+
+LogicalResult tessera::tile::verifyInKernel(Operation *op) {
+  if (!op->getParentOfType<KernelOp>())
+    return op->emitOpError("must be nested in a tile.kernel");
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // KernelOp
@@ -73,28 +81,57 @@ LogicalResult KernelOp::verify() {
              << i << " has type " << input
              << "; kernel arguments are !tile.view or i32, i64, f32, f64, "
                 "index scalars";
-  if (getBody().empty())
-    return emitOpError("a kernel needs a body");
   return success();
+}
+
+/// Structured control flow the lowering supports (no parallel loops: the
+/// grid is the only parallelism of a kernel).
+static bool isSupportedScfOp(Operation *op) {
+  return isa<scf::ForOp, scf::IfOp, scf::YieldOp, scf::WhileOp,
+             scf::ConditionOp, scf::ExecuteRegionOp>(op);
 }
 
 LogicalResult KernelOp::verifyRegions() {
   // Every value in the body must be a scalar or a tile, and every op must come
   // from a dialect the compiler lowers.
-  WalkResult result = getBody().walk([&](Operation *op) -> WalkResult {
+  WalkResult result =
+      getBody().walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
     StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
-    if (ns != "tile" && ns != "arith" && ns != "math" && ns != "scf") {
+    if (ns != "tile" && ns != "arith" && ns != "math" &&
+        !(ns == "scf" && isSupportedScfOp(op))) {
       op->emitOpError("is not supported inside a tile kernel (only tile, "
-                      "arith, math and scf operations are)");
+                      "arith, math and scf.for/if/while/execute_region "
+                      "operations are)");
       return WalkResult::interrupt();
     }
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (isa<ViewType>(arg.getType())) {
+            op->emitOpError("carries a view in a block argument; views only "
+                            "come from kernel arguments");
+            return WalkResult::interrupt();
+          }
     for (Type type : op->getResultTypes()) {
+      if (isa<ViewType>(type)) {
+        op->emitOpError("produces a view; views only come from kernel "
+                        "arguments");
+        return WalkResult::interrupt();
+      }
       if (isa<ShapedType>(type) && !isTileType(type)) {
         op->emitOpError("produces ")
             << type
             << ", but tiles must be ranked tensors with static power-of-two "
-               "dimensions and an f16, bf16, tf32, f32, f64 or integer "
-               "element type";
+               "dimensions and an f16, bf16, tf32, f32, f64 or "
+               "i1/i8/i16/i32/i64 element type";
+        return WalkResult::interrupt();
+      }
+      if (!isa<ShapedType>(type) && !type.isIndex() &&
+          !isTileElementType(type)) {
+        op->emitOpError("produces a scalar of type ")
+            << type
+            << "; scalars must be index, f16, bf16, tf32, f32, f64 or "
+               "i1/i8/i16/i32/i64";
         return WalkResult::interrupt();
       }
     }
@@ -157,13 +194,29 @@ LogicalResult LoadOp::verify() {
   if (failed(verifyTileAccess(*this, getView().getType(), getType(),
                               getIndices().size())))
     return failure();
+  if (auto padding = getPadding()) {
+    double value = padding->convertToDouble();
+    if (auto intType = dyn_cast<IntegerType>(getType().getElementType())) {
+      unsigned width = intType.getWidth();
+      // Limits are powers of two, exact as doubles: [lo, end).
+      double lo = width == 1 ? 0.0 : -std::ldexp(1.0, width - 1);
+      double end = width == 1 ? 2.0 : std::ldexp(1.0, width - 1);
+      if (!std::isfinite(value) || value != std::trunc(value) || value < lo ||
+          value >= end) {
+        SmallString<32> text;
+        padding->toString(text);
+        return emitOpError("padding ")
+               << text << " is not a value of " << intType;
+      }
+    }
+  }
   return verifyHints(*this, getLatency());
 }
 
 void LoadOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  effects.emplace_back(MemoryEffects::Read::get(),
+  effects.emplace_back(MemoryEffects::Read::get(), &getViewMutable(),
                        SideEffects::DefaultResource::get());
 }
 
@@ -177,7 +230,7 @@ LogicalResult StoreOp::verify() {
 void StoreOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  effects.emplace_back(MemoryEffects::Write::get(),
+  effects.emplace_back(MemoryEffects::Write::get(), &getViewMutable(),
                        SideEffects::DefaultResource::get());
 }
 

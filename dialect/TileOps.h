@@ -13,6 +13,19 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace tessera::tile {
+/// Fails with a diagnostic unless `op` is nested in a tile.kernel.
+mlir::LogicalResult verifyInKernel(mlir::Operation *op);
+
+template <typename ConcreteType>
+class InKernel : public mlir::OpTrait::TraitBase<ConcreteType, InKernel> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyInKernel(op);
+  }
+};
+} // namespace tessera::tile
+
 #define GET_OP_CLASSES
 #include "dialect/TileOps.h.inc"
 

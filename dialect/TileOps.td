@@ -72,7 +72,7 @@ def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">,
   let assemblyFormat = "attr-dict";
 }
 
-def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure, Tile_InKernel]> {
   let summary = "index of this program instance along a grid dimension";
   let description = [{
     ```mlir
@@ -84,14 +84,14 @@ def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
   let assemblyFormat = "$dim attr-dict `:` type($result)";
 }
 
-def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
+def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure, Tile_InKernel]> {
   let summary = "number of program instances along a grid dimension";
   let arguments = (ins Tile_GridDim:$dim);
   let results = (outs Index:$result);
   let assemblyFormat = "$dim attr-dict `:` type($result)";
 }
 
-def Tile_DimOp : Tile_Op<"dim", [Pure]> {
+def Tile_DimOp : Tile_Op<"dim", [Pure, Tile_InKernel]> {
   let summary = "run-time size of a view along one dimension";
   let description = [{
     ```mlir
@@ -109,7 +109,7 @@ def Tile_DimOp : Tile_Op<"dim", [Pure]> {
 // Memory
 //===----------------------------------------------------------------------===//
 
-def Tile_LoadOp : Tile_Op<"load", [
+def Tile_LoadOp : Tile_Op<"load", [Tile_InKernel,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "load a tile from a view at a tile index, masked to its bounds";
   let description = [{
@@ -147,7 +147,7 @@ def Tile_LoadOp : Tile_Op<"load", [
   let hasVerifier = 1;
 }
 
-def Tile_StoreOp : Tile_Op<"store", [
+def Tile_StoreOp : Tile_Op<"store", [Tile_InKernel,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "store a tile into a view at a tile index, masked to its bounds";
   let description = [{

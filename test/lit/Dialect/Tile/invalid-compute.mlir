@@ -1,8 +1,10 @@
 // Diagnostics of the compute ops: tile.mma, tile.reduce, tile.scan,
 // tile.broadcast, tile.reshape, tile.permute, tile.iota and tile.splat, and
 // the ODS constraints on their operands (tiles are ranked tensors with static
-// power-of-two dimensions). Operands that are not tiles cannot be made inside a
-// kernel, so those cases use func.func arguments.
+// power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64
+// elements). The compute ops may appear outside a tile.kernel (only the grid
+// and memory ops must be nested in one), so the cases with operands that are
+// not tiles take them as func.func arguments.
 //
 // RUN: tile-opt %s -split-input-file -verify-diagnostics
 
@@ -11,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @non_power_of_two_operand(%x: tensor<48xf32>) {
-  // expected-error @+1 {{'tile.broadcast' op operand #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'tensor<48xf32>'}}
+  // expected-error @+1 {{'tile.broadcast' op operand #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'tensor<48xf32>'}}
   %0 = tile.broadcast %x : tensor<48xf32> -> tensor<64xf32>
   return
 }
@@ -19,7 +21,7 @@ func.func @non_power_of_two_operand(%x: tensor<48xf32>) {
 // -----
 
 func.func @non_power_of_two_result(%x: tensor<1xf32>) {
-  // expected-error @+1 {{'tile.broadcast' op result #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'tensor<48xf32>'}}
+  // expected-error @+1 {{'tile.broadcast' op result #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'tensor<48xf32>'}}
   %0 = tile.broadcast %x : tensor<1xf32> -> tensor<48xf32>
   return
 }
@@ -27,7 +29,7 @@ func.func @non_power_of_two_result(%x: tensor<1xf32>) {
 // -----
 
 func.func @dynamic_operand(%x: tensor<?x64xf32>) {
-  // expected-error @+1 {{'tile.reshape' op operand #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'tensor<?x64xf32>'}}
+  // expected-error @+1 {{'tile.reshape' op operand #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'tensor<?x64xf32>'}}
   %0 = tile.reshape %x : tensor<?x64xf32> -> tensor<64xf32>
   return
 }
@@ -35,7 +37,7 @@ func.func @dynamic_operand(%x: tensor<?x64xf32>) {
 // -----
 
 func.func @rank0_operand(%x: tensor<f32>) {
-  // expected-error @+1 {{'tile.reduce' op operand #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'tensor<f32>'}}
+  // expected-error @+1 {{'tile.reduce' op operand #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'tensor<f32>'}}
   %0 = tile.reduce sum %x axis 0 : tensor<f32> -> tensor<f32>
   return
 }
@@ -43,7 +45,7 @@ func.func @rank0_operand(%x: tensor<f32>) {
 // -----
 
 func.func @zero_dim_operand(%x: tensor<0x4xf32>) {
-  // expected-error @+1 {{'tile.scan' op operand #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'tensor<0x4xf32>'}}
+  // expected-error @+1 {{'tile.scan' op operand #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'tensor<0x4xf32>'}}
   %0 = tile.scan sum %x axis 0 : tensor<0x4xf32>
   return
 }
@@ -51,7 +53,7 @@ func.func @zero_dim_operand(%x: tensor<0x4xf32>) {
 // -----
 
 func.func @index_element_operand(%x: tensor<4x4xindex>) {
-  // expected-error @+1 {{'tile.permute' op operand #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'tensor<4x4xindex>'}}
+  // expected-error @+1 {{'tile.permute' op operand #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'tensor<4x4xindex>'}}
   %0 = tile.permute %x [1, 0] : tensor<4x4xindex> -> tensor<4x4xindex>
   return
 }
@@ -59,7 +61,7 @@ func.func @index_element_operand(%x: tensor<4x4xindex>) {
 // -----
 
 func.func @encoded_operand(%x: tensor<4x4xf32, "layout">) {
-  // expected-error @+1 {{'tile.permute' op operand #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'tensor<4x4xf32, "layout">'}}
+  // expected-error @+1 {{'tile.permute' op operand #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'tensor<4x4xf32, "layout">'}}
   %0 = tile.permute %x [1, 0] : tensor<4x4xf32, "layout"> -> tensor<4x4xf32>
   return
 }
@@ -67,7 +69,7 @@ func.func @encoded_operand(%x: tensor<4x4xf32, "layout">) {
 // -----
 
 func.func @vector_operand(%x: vector<4xf32>) {
-  // expected-error @+1 {{'tile.scan' op operand #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'vector<4xf32>'}}
+  // expected-error @+1 {{'tile.scan' op operand #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'vector<4xf32>'}}
   %0 = "tile.scan"(%x) <{kind = 0 : i32, axis = 0 : i64}> : (vector<4xf32>) -> vector<4xf32>
   return
 }
@@ -75,8 +77,17 @@ func.func @vector_operand(%x: vector<4xf32>) {
 // -----
 
 func.func @mma_non_power_of_two(%a: tensor<48x32xbf16>, %b: tensor<32x64xbf16>, %c: tensor<48x64xf32>) {
-  // expected-error @+1 {{'tile.mma' op operand #0 must be tile of floating-point elements, but got 'tensor<48x32xbf16>'}}
+  // expected-error @+1 {{'tile.mma' op operand #0 must be tile (ranked tensor with static power-of-two dimensions) of f16, bf16, tf32, f32 or f64 elements, but got 'tensor<48x32xbf16>'}}
   %0 = tile.mma %a, %b, %c : tensor<48x32xbf16>, tensor<32x64xbf16>, tensor<48x64xf32>
+  return
+}
+
+// -----
+
+// A float element type that is not a tile element type.
+func.func @mma_fp8(%a: tensor<64x32xf8E4M3FN>, %b: tensor<32x64xf8E4M3FN>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.mma' op operand #0 must be tile (ranked tensor with static power-of-two dimensions) of f16, bf16, tf32, f32 or f64 elements, but got 'tensor<64x32xf8E4M3FN>'}}
+  %0 = tile.mma %a, %b, %c : tensor<64x32xf8E4M3FN>, tensor<32x64xf8E4M3FN>, tensor<64x64xf32>
   return
 }
 
@@ -222,7 +233,7 @@ tile.kernel @mma_integer() {
   %a = arith.constant dense<1> : tensor<64x32xi8>
   %b = arith.constant dense<1.0> : tensor<32x64xbf16>
   %c = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{'tile.mma' op operand #0 must be tile of floating-point elements, but got 'tensor<64x32xi8>'}}
+  // expected-error @+1 {{'tile.mma' op operand #0 must be tile (ranked tensor with static power-of-two dimensions) of f16, bf16, tf32, f32 or f64 elements, but got 'tensor<64x32xi8>'}}
   %0 = tile.mma %a, %b, %c : tensor<64x32xi8>, tensor<32x64xbf16>, tensor<64x64xf32>
   tile.return
 }
@@ -504,7 +515,7 @@ tile.kernel @iota_i16_overflow() {
 // -----
 
 tile.kernel @iota_float() {
-  // expected-error @+1 {{'tile.iota' op result #0 must be tile of signless integer elements, but got 'tensor<64xf32>'}}
+  // expected-error @+1 {{'tile.iota' op result #0 must be tile (ranked tensor with static power-of-two dimensions) of i1/i8/i16/i32/i64 elements, but got 'tensor<64xf32>'}}
   %0 = tile.iota : tensor<64xf32>
   tile.return
 }
@@ -512,8 +523,25 @@ tile.kernel @iota_float() {
 // -----
 
 tile.kernel @iota_non_power_of_two() {
-  // expected-error @+1 {{'tile.iota' op result #0 must be tile of signless integer elements, but got 'tensor<100xi32>'}}
+  // expected-error @+1 {{'tile.iota' op result #0 must be tile (ranked tensor with static power-of-two dimensions) of i1/i8/i16/i32/i64 elements, but got 'tensor<100xi32>'}}
   %0 = tile.iota : tensor<100xi32>
+  tile.return
+}
+
+// -----
+
+// An integer element type that is not a tile element type.
+tile.kernel @iota_i4() {
+  // expected-error @+1 {{'tile.iota' op result #0 must be tile (ranked tensor with static power-of-two dimensions) of i1/i8/i16/i32/i64 elements, but got 'tensor<8xi4>'}}
+  %0 = tile.iota : tensor<8xi4>
+  tile.return
+}
+
+// -----
+
+tile.kernel @iota_index() {
+  // expected-error @+1 {{'tile.iota' op result #0 must be tile (ranked tensor with static power-of-two dimensions) of i1/i8/i16/i32/i64 elements, but got 'tensor<8xindex>'}}
+  %0 = tile.iota : tensor<8xindex>
   tile.return
 }
 
@@ -548,7 +576,7 @@ tile.kernel @splat_index(%n: index) {
 // -----
 
 tile.kernel @splat_non_power_of_two(%s: f32) {
-  // expected-error @+1 {{'tile.splat' op result #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'tensor<10xf32>'}}
+  // expected-error @+1 {{'tile.splat' op result #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'tensor<10xf32>'}}
   %0 = tile.splat %s : f32 -> tensor<10xf32>
   tile.return
 }

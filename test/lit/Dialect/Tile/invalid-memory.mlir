@@ -1,5 +1,5 @@
 // Diagnostics of tile.program_id, tile.num_programs, tile.dim, tile.load and
-// tile.store.
+// tile.store, which all must be nested in a tile.kernel.
 //
 // RUN: tile-opt %s -split-input-file -verify-diagnostics
 
@@ -67,10 +67,11 @@ tile.kernel @dim_axis_negative(%x: !tile.view<?xf32>) {
 
 // -----
 
-func.func @dim_of_tensor(%t: tensor<64xf32>) {
-  // expected-error @+1 {{'tile.dim' op operand #0 must be}}
+tile.kernel @dim_of_tensor() {
+  %t = arith.constant dense<0.0> : tensor<64xf32>
+  // expected-error @+1 {{'tile.dim' op operand #0 must be a global tensor view: base pointer plus run-time sizes and strides, but got 'tensor<64xf32>'}}
   %0 = "tile.dim"(%t) <{axis = 0 : i64}> : (tensor<64xf32>) -> index
-  return
+  tile.return
 }
 
 //===----------------------------------------------------------------------===//
@@ -159,6 +160,89 @@ tile.kernel @load_padding_f32(%x: !tile.view<?xf32>, %i: index) {
 
 // -----
 
+tile.kernel @load_padding_i8_too_large(%x: !tile.view<?xi8>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding 256 is not a value of 'i8'}}
+  %0 = tile.load %x[%i] padding(256.0) : !tile.view<?xi8> -> tensor<64xi8>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_padding_i8_too_small(%x: !tile.view<?xi8>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding -129 is not a value of 'i8'}}
+  %0 = tile.load %x[%i] padding(-129.0) : !tile.view<?xi8> -> tensor<64xi8>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_padding_i8_fraction(%x: !tile.view<?xi8>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding 0.5 is not a value of 'i8'}}
+  %0 = tile.load %x[%i] padding(0.5) : !tile.view<?xi8> -> tensor<64xi8>
+  tile.return
+}
+
+// -----
+
+// i1 holds 0 and 1.
+tile.kernel @load_padding_i1_negative(%x: !tile.view<?xi1>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding -1 is not a value of 'i1'}}
+  %0 = tile.load %x[%i] padding(-1.0) : !tile.view<?xi1> -> tensor<64xi1>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_padding_i1_two(%x: !tile.view<?xi1>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding 2 is not a value of 'i1'}}
+  %0 = tile.load %x[%i] padding(2.0) : !tile.view<?xi1> -> tensor<64xi1>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_padding_i16_too_large(%x: !tile.view<?xi16>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding 32768 is not a value of 'i16'}}
+  %0 = tile.load %x[%i] padding(32768.0) : !tile.view<?xi16> -> tensor<64xi16>
+  tile.return
+}
+
+// -----
+
+// The value is printed with 7 significant digits.
+tile.kernel @load_padding_i32_too_small(%x: !tile.view<?xi32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding -2147483649 is not a value of 'i32'}}
+  %0 = tile.load %x[%i] padding(-2147483649.0) : !tile.view<?xi32> -> tensor<64xi32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_padding_i32_nan(%x: !tile.view<?xi32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding NaN is not a value of 'i32'}}
+  %0 = tile.load %x[%i] padding(0x7FF8000000000000) : !tile.view<?xi32> -> tensor<64xi32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_padding_i64_neg_inf(%x: !tile.view<?xi64>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding -Inf is not a value of 'i64'}}
+  %0 = tile.load %x[%i] padding(0xFFF0000000000000) : !tile.view<?xi64> -> tensor<64xi64>
+  tile.return
+}
+
+// -----
+
+// The generic form is checked the same way.
+tile.kernel @load_padding_generic(%x: !tile.view<?x?xi32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding 1.5 is not a value of 'i32'}}
+  %0 = "tile.load"(%x, %i, %i) <{padding = 1.5 : f64}> : (!tile.view<?x?xi32>, index, index) -> tensor<8x64xi32>
+  tile.return
+}
+
+// -----
+
 // expected-note @+1 {{prior use here}}
 tile.kernel @load_i32_index(%x: !tile.view<?xf32>, %n: i32) {
   // expected-error @+1 {{use of value '%n' expects different type than prior uses: 'index' vs 'i32'}}
@@ -169,7 +253,7 @@ tile.kernel @load_i32_index(%x: !tile.view<?xf32>, %n: i32) {
 // -----
 
 tile.kernel @load_non_power_of_two(%x: !tile.view<?xf32>, %i: index) {
-  // expected-error @+1 {{'tile.load' op result #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'tensor<100xf32>'}}
+  // expected-error @+1 {{'tile.load' op result #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'tensor<100xf32>'}}
   %0 = tile.load %x[%i] : !tile.view<?xf32> -> tensor<100xf32>
   tile.return
 }
@@ -177,7 +261,7 @@ tile.kernel @load_non_power_of_two(%x: !tile.view<?xf32>, %i: index) {
 // -----
 
 tile.kernel @load_dynamic_tile(%x: !tile.view<?xf32>, %i: index) {
-  // expected-error @+1 {{'tile.load' op result #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'tensor<?xf32>'}}
+  // expected-error @+1 {{'tile.load' op result #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'tensor<?xf32>'}}
   %0 = tile.load %x[%i] : !tile.view<?xf32> -> tensor<?xf32>
   tile.return
 }
@@ -185,7 +269,7 @@ tile.kernel @load_dynamic_tile(%x: !tile.view<?xf32>, %i: index) {
 // -----
 
 tile.kernel @load_i4_tile(%x: !tile.view<?xf32>, %i: index) {
-  // expected-error @+1 {{'tile.load' op result #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'tensor<64xi4>'}}
+  // expected-error @+1 {{'tile.load' op result #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'tensor<64xi4>'}}
   %0 = tile.load %x[%i] : !tile.view<?xf32> -> tensor<64xi4>
   tile.return
 }
@@ -269,8 +353,82 @@ tile.kernel @store_padding(%x: !tile.view<?xf32>, %i: index) {
 
 // -----
 
-func.func @store_non_power_of_two(%x: !tile.view<?xf32>, %t: tensor<96xf32>, %i: index) {
-  // expected-error @+1 {{'tile.store' op operand #0 must be tile (ranked tensor with static power-of-two dimensions), but got 'tensor<96xf32>'}}
+// The store is verified before the kernel body rule would reject the constant.
+tile.kernel @store_non_power_of_two(%x: !tile.view<?xf32>, %i: index) {
+  %t = arith.constant dense<0.0> : tensor<96xf32>
+  // expected-error @+1 {{'tile.store' op operand #0 must be tile (ranked tensor with static power-of-two dimensions of f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 elements), but got 'tensor<96xf32>'}}
   tile.store %t, %x[%i] : tensor<96xf32> -> !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_to_tensor(%i: index) {
+  %t = arith.constant dense<0.0> : tensor<64xf32>
+  // expected-error @+1 {{'tile.store' op operand #1 must be a global tensor view: base pointer plus run-time sizes and strides, but got 'tensor<64xf32>'}}
+  "tile.store"(%t, %t, %i) : (tensor<64xf32>, tensor<64xf32>, index) -> ()
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// Outside a tile.kernel
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @program_id_outside_kernel() {
+  // expected-error @+1 {{'tile.program_id' op must be nested in a tile.kernel}}
+  %0 = tile.program_id x : index
   return
 }
+
+// -----
+
+func.func @num_programs_outside_kernel() {
+  // expected-error @+1 {{'tile.num_programs' op must be nested in a tile.kernel}}
+  %0 = tile.num_programs z : index
+  return
+}
+
+// -----
+
+func.func @dim_outside_kernel(%x: !tile.view<?x?xf32>) {
+  // expected-error @+1 {{'tile.dim' op must be nested in a tile.kernel}}
+  %0 = tile.dim %x[1] : !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @load_outside_kernel(%x: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op must be nested in a tile.kernel}}
+  %0 = tile.load %x[%i] : !tile.view<?xf32> -> tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @store_outside_kernel(%x: !tile.view<?xf32>, %t: tensor<64xf32>, %i: index) {
+  // expected-error @+1 {{'tile.store' op must be nested in a tile.kernel}}
+  tile.store %t, %x[%i] : tensor<64xf32> -> !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// Any enclosing op other than a tile.kernel, however deep, does not count.
+func.func @load_in_loop_outside_kernel(%x: !tile.view<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'tile.load' op must be nested in a tile.kernel}}
+    %0 = tile.load %x[%i] : !tile.view<?xf32> -> tensor<64xf32>
+  }
+  return
+}
+
+// -----
+
+// At the top level of a module.
+// expected-error @+1 {{'tile.program_id' op must be nested in a tile.kernel}}
+%pid = tile.program_id y : index

@@ -4,7 +4,7 @@
 // RUN: tile-opt %s -allow-unregistered-dialect -split-input-file -verify-diagnostics
 
 tile.kernel @unregistered_op() {
-  // expected-error @+1 {{'foo.bar' op is not supported inside a tile kernel (only tile, arith, math and scf operations are)}}
+  // expected-error @+1 {{'foo.bar' op is not supported inside a tile kernel (only tile, arith, math and scf.for/if/while/execute_region operations are)}}
   "foo.bar"() : () -> ()
   tile.return
 }

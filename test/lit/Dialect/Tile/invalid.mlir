@@ -1,7 +1,9 @@
 // Diagnostics of the !tile.view type, of tile.kernel and tile.return, and of
-// the rules every kernel body follows (only tile/arith/math/scf ops, every
-// shaped value a tile). Memory ops: invalid-memory.mlir; compute ops:
-// invalid-compute.mlir.
+// the rules every kernel body follows (only tile/arith/math ops and
+// scf.for/if/while/execute_region, no value of view type made in the body,
+// every shaped value a tile, every scalar index or a tile element type).
+// Memory ops (and the "must be nested in a tile.kernel" rule): invalid-memory.mlir;
+// compute ops: invalid-compute.mlir.
 //
 // RUN: tile-opt %s -split-input-file -verify-diagnostics
 
@@ -104,8 +106,8 @@ tile.kernel @memref_argument(%m: memref<?xf32>) {
 
 // -----
 
-// A declaration without a body is rejected by the region constraint (the
-// verifier's own "a kernel needs a body" cannot be reached).
+// A declaration without a body is rejected by the region constraint (there is
+// no verifier check of its own for this).
 // expected-error @+1 {{'tile.kernel' op region #0 ('body') failed to verify constraint: region with 1 blocks}}
 tile.kernel @declaration(%x: !tile.view<?xf32>)
 
@@ -172,7 +174,7 @@ tile.kernel @return_in_scf(%n: i32) {
 func.func private @helper()
 
 tile.kernel @func_call() {
-  // expected-error @+1 {{'func.call' op is not supported inside a tile kernel (only tile, arith, math and scf operations are)}}
+  // expected-error @+1 {{'func.call' op is not supported inside a tile kernel (only tile, arith, math and scf.for/if/while/execute_region operations are)}}
   func.call @helper() : () -> ()
   tile.return
 }
@@ -180,7 +182,7 @@ tile.kernel @func_call() {
 // -----
 
 tile.kernel @builtin_cast(%n: i32) {
-  // expected-error @+1 {{'builtin.unrealized_conversion_cast' op is not supported inside a tile kernel (only tile, arith, math and scf operations are)}}
+  // expected-error @+1 {{'builtin.unrealized_conversion_cast' op is not supported inside a tile kernel (only tile, arith, math and scf.for/if/while/execute_region operations are)}}
   %0 = builtin.unrealized_conversion_cast %n : i32 to i64
   tile.return
 }
@@ -198,6 +200,132 @@ tile.kernel @nested_unsupported(%n: index) {
   tile.return
 }
 
+// -----
+
+// Only scf.for/if/while/execute_region (and their scf.yield/scf.condition
+// terminators) are lowered: no parallel loops, the grid is the only
+// parallelism of a kernel.
+// The diagnostic is currently reported on the implicit scf.reduce terminator
+// (the body is walked post-order), at the location of the scf.parallel, so the
+// op name is left out of the expected message.
+tile.kernel @scf_parallel(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{op is not supported inside a tile kernel (only tile, arith, math and scf.for/if/while/execute_region operations are)}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+  }
+  tile.return
+}
+
+// -----
+
+// As for scf.parallel, reported on the implicit scf.forall.in_parallel.
+tile.kernel @scf_forall(%n: index) {
+  // expected-error @+1 {{op is not supported inside a tile kernel (only tile, arith, math and scf.for/if/while/execute_region operations are)}}
+  scf.forall (%i) in (%n) {
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @scf_index_switch(%n: index) {
+  // expected-error @+1 {{'scf.index_switch' op is not supported inside a tile kernel (only tile, arith, math and scf.for/if/while/execute_region operations are)}}
+  %r = scf.index_switch %n -> i32
+  case 2 {
+    %a = arith.constant 10 : i32
+    scf.yield %a : i32
+  }
+  default {
+    %b = arith.constant 50 : i32
+    scf.yield %b : i32
+  }
+  tile.return
+}
+
+// -----
+
+// An unsupported scf op nested in a supported one.
+tile.kernel @nested_index_switch(%n: index, %m: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0 : i32
+  %p = arith.cmpi sgt, %m, %z : i32
+  scf.if %p {
+    // expected-error @+1 {{'scf.index_switch' op is not supported inside a tile kernel}}
+    scf.index_switch %n
+    default {
+      scf.yield
+    }
+  }
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel body: views only come from kernel arguments
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @select_view(%a: !tile.view<?xf32>, %b: !tile.view<?xf32>, %n: i32) {
+  %z = arith.constant 0 : i32
+  %c = arith.cmpi eq, %n, %z : i32
+  // expected-error @+1 {{'arith.select' op produces a view; views only come from kernel arguments}}
+  %v = arith.select %c, %a, %b : !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @if_view(%a: !tile.view<?xf32>, %b: !tile.view<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c = arith.cmpi eq, %n, %c0 : index
+  // expected-error @+1 {{'scf.if' op produces a view; views only come from kernel arguments}}
+  %v = scf.if %c -> !tile.view<?xf32> {
+    scf.yield %a : !tile.view<?xf32>
+  } else {
+    scf.yield %b : !tile.view<?xf32>
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @for_view(%a: !tile.view<?xf32>, %b: !tile.view<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op carries a view in a block argument; views only come from kernel arguments}}
+  %v = scf.for %i = %c0 to %n step %c1 iter_args(%w = %a) -> !tile.view<?xf32> {
+    scf.yield %b : !tile.view<?xf32>
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @while_view(%a: !tile.view<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'scf.while' op carries a view in a block argument; views only come from kernel arguments}}
+  %v = scf.while (%k = %c0) : (index) -> !tile.view<?xf32> {
+    %c = arith.cmpi slt, %k, %n : index
+    scf.condition(%c) %a : !tile.view<?xf32>
+  } do {
+  ^bb0(%w: !tile.view<?xf32>):
+    scf.yield %c0 : index
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @execute_region_view(%a: !tile.view<?xf32>) {
+  // expected-error @+1 {{'scf.execute_region' op produces a view; views only come from kernel arguments}}
+  %v = scf.execute_region -> !tile.view<?xf32> {
+    scf.yield %a : !tile.view<?xf32>
+  }
+  tile.return
+}
+
 //===----------------------------------------------------------------------===//
 // Kernel body: every shaped value is a tile
 //===----------------------------------------------------------------------===//
@@ -205,7 +333,7 @@ tile.kernel @nested_unsupported(%n: index) {
 // -----
 
 tile.kernel @non_power_of_two() {
-  // expected-error @+1 {{'arith.constant' op produces 'tensor<48xf32>', but tiles must be ranked tensors with static power-of-two dimensions and an f16, bf16, tf32, f32, f64 or integer element type}}
+  // expected-error @+1 {{'arith.constant' op produces 'tensor<48xf32>', but tiles must be ranked tensors with static power-of-two dimensions and an f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 element type}}
   %0 = arith.constant dense<0.0> : tensor<48xf32>
   tile.return
 }
@@ -237,7 +365,7 @@ tile.kernel @vector_value() {
 // -----
 
 tile.kernel @index_tile() {
-  // expected-error @+1 {{'arith.constant' op produces 'tensor<4xindex>', but tiles must be ranked tensors with static power-of-two dimensions and an f16, bf16, tf32, f32, f64 or integer element type}}
+  // expected-error @+1 {{'arith.constant' op produces 'tensor<4xindex>', but tiles must be ranked tensors with static power-of-two dimensions and an f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64 element type}}
   %0 = arith.constant dense<0> : tensor<4xindex>
   tile.return
 }
@@ -276,6 +404,54 @@ tile.kernel @non_tile_in_loop(%n: index) {
   scf.for %i = %c0 to %n step %c1 {
     // expected-error @+1 {{'arith.constant' op produces 'tensor<6xf32>'}}
     %u = arith.constant dense<1.0> : tensor<6xf32>
+  }
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel body: every scalar is index or a tile element type
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @i4_scalar() {
+  // expected-error @+1 {{'arith.constant' op produces a scalar of type 'i4'; scalars must be index, f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64}}
+  %0 = arith.constant 0 : i4
+  tile.return
+}
+
+// -----
+
+tile.kernel @i128_scalar(%n: i64) {
+  // expected-error @+1 {{'arith.extsi' op produces a scalar of type 'i128'; scalars must be index, f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64}}
+  %0 = arith.extsi %n : i64 to i128
+  tile.return
+}
+
+// -----
+
+tile.kernel @fp8_scalar() {
+  // expected-error @+1 {{'arith.constant' op produces a scalar of type 'f8E4M3FN'; scalars must be index, f16, bf16, tf32, f32, f64 or i1/i8/i16/i32/i64}}
+  %0 = arith.constant 1.0 : f8E4M3FN
+  tile.return
+}
+
+// -----
+
+tile.kernel @f128_scalar(%x: f64) {
+  // expected-error @+1 {{'arith.extf' op produces a scalar of type 'f128'}}
+  %0 = arith.extf %x : f64 to f128
+  tile.return
+}
+
+// -----
+
+tile.kernel @scalar_in_loop(%n: index, %m: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'arith.trunci' op produces a scalar of type 'i7'}}
+    %t = arith.trunci %m : i32 to i7
   }
   tile.return
 }

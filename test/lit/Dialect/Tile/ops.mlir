@@ -139,6 +139,31 @@ tile.kernel @load_hints(%x: !tile.view<?x?xbf16>, %i: index, %j: index) {
 
 // -----
 
+// The padding of an integer tile may be any value of its element type, ends of
+// the range included.
+// CHECK-LABEL: tile.kernel @load_int_padding(
+tile.kernel @load_int_padding(%a: !tile.view<?xi1>, %b: !tile.view<?xi8>,
+                              %c: !tile.view<?xi32>, %d: !tile.view<?xi64>,
+                              %i: index) {
+  // CHECK-NEXT: padding(0.000000e+00) : !tile.view<?xi1> -> tensor<64xi1>
+  // CHECK-NEXT: padding(1.000000e+00) : !tile.view<?xi1> -> tensor<64xi1>
+  // CHECK-NEXT: padding(-1.280000e+02) : !tile.view<?xi8> -> tensor<64xi8>
+  // CHECK-NEXT: padding(1.270000e+02) : !tile.view<?xi8> -> tensor<64xi8>
+  // CHECK-NEXT: padding(0xC1E0000000000000) : !tile.view<?xi32> -> tensor<64xi32>
+  // CHECK-NEXT: padding(0x41DFFFFFFFC00000) : !tile.view<?xi32> -> tensor<64xi32>
+  // CHECK-NEXT: padding(-9.2233720368547758E+18) : !tile.view<?xi64> -> tensor<64xi64>
+  %0 = tile.load %a[%i] padding(0.0) : !tile.view<?xi1> -> tensor<64xi1>
+  %1 = tile.load %a[%i] padding(1.0) : !tile.view<?xi1> -> tensor<64xi1>
+  %2 = tile.load %b[%i] padding(-128.0) : !tile.view<?xi8> -> tensor<64xi8>
+  %3 = tile.load %b[%i] padding(127.0) : !tile.view<?xi8> -> tensor<64xi8>
+  %4 = tile.load %c[%i] padding(-2147483648.0) : !tile.view<?xi32> -> tensor<64xi32>
+  %5 = tile.load %c[%i] padding(2147483647.0) : !tile.view<?xi32> -> tensor<64xi32>
+  %6 = tile.load %d[%i] padding(-9223372036854775808.0) : !tile.view<?xi64> -> tensor<64xi64>
+  tile.return
+}
+
+// -----
+
 // Loads of every rank and element type, from static and dynamic views.
 // CHECK-LABEL: tile.kernel @load_shapes(
 tile.kernel @load_shapes(%a: !tile.view<?xf32>, %b: !tile.view<?x64xf16>,
@@ -532,6 +557,75 @@ tile.kernel @control_flow(%x: !tile.view<?xf32>, %n: i32, %alpha: f32) {
     scf.yield %m, %q, %u : tensor<256xf32>, tensor<256xi32>, f32
   }
   tile.store %r#0, %x[%pid] : tensor<256xf32> -> !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+// The other scf ops a kernel may use: scf.while (with scf.condition) and
+// scf.execute_region.
+// CHECK-LABEL: tile.kernel @while_execute_region(
+// CHECK-SAME:    %[[X:[^:]*]]: !tile.view<?xf32>, %{{.*}}: index)
+tile.kernel @while_execute_region(%x: !tile.view<?xf32>, %n: index) {
+  // CHECK: %[[W:.*]]:2 = scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (index, tensor<64xf32>) -> (index, tensor<64xf32>) {
+  // CHECK:   scf.condition(%{{.*}}) %{{.*}}, %{{.*}} : index, tensor<64xf32>
+  // CHECK: } do {
+  // CHECK:   tile.load %[[X]]
+  // CHECK:   scf.yield %{{.*}}, %{{.*}} : index, tensor<64xf32>
+  // CHECK: }
+  // CHECK: %[[E:.*]] = scf.execute_region -> tensor<64xf32> {
+  // CHECK:   math.exp %[[W]]#1 : tensor<64xf32>
+  // CHECK:   scf.yield %{{.*}} : tensor<64xf32>
+  // CHECK: }
+  // CHECK: tile.store %[[E]], %[[X]]
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : tensor<64xf32>
+  %r:2 = scf.while (%k = %c0, %acc = %zero) : (index, tensor<64xf32>) -> (index, tensor<64xf32>) {
+    %c = arith.cmpi slt, %k, %n : index
+    scf.condition(%c) %k, %acc : index, tensor<64xf32>
+  } do {
+  ^bb0(%k2: index, %acc2: tensor<64xf32>):
+    %t = tile.load %x[%k2] : !tile.view<?xf32> -> tensor<64xf32>
+    %s = arith.addf %acc2, %t : tensor<64xf32>
+    %k3 = arith.addi %k2, %c1 : index
+    scf.yield %k3, %s : index, tensor<64xf32>
+  }
+  %e = scf.execute_region -> tensor<64xf32> {
+    %m = math.exp %r#1 : tensor<64xf32>
+    scf.yield %m : tensor<64xf32>
+  }
+  tile.store %e, %x[%c0] : tensor<64xf32> -> !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+// Scalars of every tile element type, and index.
+// CHECK-LABEL: tile.kernel @scalars()
+// CHECK-NEXT: arith.constant 1.000000e+00 : f16
+// CHECK-NEXT: arith.constant 1.000000e+00 : bf16
+// CHECK-NEXT: arith.constant 1.000000e+00 : tf32
+// CHECK-NEXT: arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: arith.constant 1.000000e+00 : f64
+// CHECK-NEXT: arith.constant true
+// CHECK-NEXT: arith.constant 1 : i8
+// CHECK-NEXT: arith.constant 1 : i16
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK-NEXT: arith.constant 1 : i64
+// CHECK-NEXT: arith.constant 1 : index
+tile.kernel @scalars() {
+  %0 = arith.constant 1.0 : f16
+  %1 = arith.constant 1.0 : bf16
+  %2 = arith.constant 1.0 : tf32
+  %3 = arith.constant 1.0 : f32
+  %4 = arith.constant 1.0 : f64
+  %5 = arith.constant true
+  %6 = arith.constant 1 : i8
+  %7 = arith.constant 1 : i16
+  %8 = arith.constant 1 : i32
+  %9 = arith.constant 1 : i64
+  %10 = arith.constant 1 : index
   tile.return
 }
 
