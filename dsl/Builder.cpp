@@ -67,8 +67,13 @@ std::string str(const Shape &shape) {
 }
 
 /// Verifies a freshly built op (not its regions), turning a verifier
-/// diagnostic into an Error at the C++ call site.
+/// diagnostic into an Error at the C++ call site. Ops built inside a loop or
+/// branch body are not attached to the kernel until the region is complete;
+/// those are checked when the whole kernel is verified (the diagnostic then
+/// carries the same C++ location).
 template <typename OpT> OpT verified(OpT op, const Loc &loc) {
+  if (!op->template getParentOfType<tile::KernelOp>())
+    return op;
   std::string message;
   LogicalResult result = success();
   {
@@ -528,7 +533,12 @@ void KernelModule::kernel(const std::string &name,
     ScopedDiagnosticHandler handler(context_, [&](Diagnostic &diag) {
       if (message.empty()) {
         llvm::raw_string_ostream os(message);
-        os << diag.getLocation() << ": error: " << diag.str();
+        if (auto fl = dyn_cast<FileLineColLoc>(diag.getLocation()))
+          os << fl.getFilename().getValue() << ":" << fl.getLine() << ":"
+             << fl.getColumn();
+        else
+          os << diag.getLocation();
+        os << ": error: " << diag.str();
       }
       return success();
     });

@@ -61,7 +61,7 @@ TEST(Dsl, ShapeMismatchReportsCallSite) {
           (void)c;
         });
       },
-      __LINE__ - 5, "cannot broadcast shapes [4, 8] and [4, 16]");
+      __LINE__ - 4, "cannot broadcast shapes [4, 8] and [4, 16]");
   // The failed kernel is not left behind in the module.
   EXPECT_EQ(m.module().getBody()->getOperations().size(), 0u);
 }
@@ -213,4 +213,29 @@ TEST(Dsl, KernelRunsThroughInterpreter) {
     }
 }
 
+} // namespace
+
+namespace {
+TEST(Dsl, ErrorInsideLoopBodyIsLocated) {
+  KernelModule m;
+  int line = 0;
+  try {
+    m.kernel("k", {view("x", f32, 2)}, [&](KernelArgs &a) {
+      View x = a["x"];
+      for_range(0, 4, [&](Scalar i) {
+        line = __LINE__ + 1;
+        load(x, {i, 0}, {8, 8}, {.latency = 0});
+      });
+    });
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    std::string msg = e.what();
+    EXPECT_NE(msg.find("DslTest.cpp:" + std::to_string(line) + ":"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("latency hint must be in 1..10, got 0"),
+              std::string::npos)
+        << msg;
+  }
+}
 } // namespace
