@@ -43,6 +43,13 @@ public:
   /// Stores `value` rounded (RNE) to the storage type; integers truncate
   /// toward zero and wrap to the width.
   void set(int64_t linear, double value);
+  /// Exact integer access (no trip through double): integer elements are
+  /// returned sign-extended (i1 as 0 or 1); stores wrap to the width. On a
+  /// float buffer these convert like get/set.
+  int64_t getInt(int64_t linear) const;
+  void setInt(int64_t linear, int64_t value);
+  /// An index outside [0, numElements()) reads NaN (0 for integers) and
+  /// writes nothing: buffers never touch memory they do not own.
 
   /// Fills floats with NaN and integers with 0x5A5A... so that tests can
   /// check every output element was overwritten.
@@ -65,7 +72,8 @@ private:
 struct ViewArg {
   Buffer *buffer = nullptr;
   std::vector<int64_t> sizes;   // empty: buffer->shape()
-  std::vector<int64_t> strides; // empty: buffer->strides()
+  std::vector<int64_t> strides; // empty: buffer->strides() (row-major
+                                // strides of `sizes` if their rank differs)
   int64_t offset = 0;
 };
 

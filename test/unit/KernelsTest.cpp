@@ -36,6 +36,11 @@ struct GemmCase {
   double bound;
 };
 
+void PrintTo(const GemmCase &c, std::ostream *os) {
+  *os << dsl::name(c.in) << "->" << dsl::name(c.out) << " " << c.m << "x"
+      << c.n << "x" << c.k;
+}
+
 class GemmInterpreter : public ::testing::TestWithParam<GemmCase> {};
 
 TEST_P(GemmInterpreter, MatchesFloat64Reference) {
@@ -75,7 +80,13 @@ INSTANTIATE_TEST_SUITE_P(
         GemmCase{dsl::f16, dsl::f16, 64, 64, 64, 2e-3},
         GemmCase{dsl::f16, dsl::f32, 1, 100, 17, 1e-5},
         // f32 inputs multiply as tf32 (10-bit mantissa).
-        GemmCase{dsl::f32, dsl::f32, 47, 31, 75, 2e-3}));
+        GemmCase{dsl::f32, dsl::f32, 47, 31, 75, 2e-3}),
+    [](const ::testing::TestParamInfo<GemmCase> &info) {
+      const GemmCase &c = info.param;
+      return std::string(dsl::name(c.in)) + "_" + dsl::name(c.out) + "_" +
+             std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
+             std::to_string(c.k);
+    });
 
 TEST(GemmInterpreter, Tf32RoundingIsVisible) {
   // f32 inputs through the default tf32 path differ from exact f32 products
@@ -106,6 +117,10 @@ struct SoftmaxCase {
   int64_t rows, cols;
   double bound;
 };
+
+void PrintTo(const SoftmaxCase &c, std::ostream *os) {
+  *os << dsl::name(c.dtype) << " " << c.rows << "x" << c.cols;
+}
 
 class SoftmaxInterpreter : public ::testing::TestWithParam<SoftmaxCase> {};
 
@@ -138,7 +153,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(SoftmaxCase{dsl::f32, 13, 100, 1e-6},
                       SoftmaxCase{dsl::f32, 4, 128, 1e-6},
                       SoftmaxCase{dsl::bf16, 9, 33, 1e-2},
-                      SoftmaxCase{dsl::f16, 7, 250, 2e-3}));
+                      SoftmaxCase{dsl::f16, 7, 250, 2e-3}),
+    [](const ::testing::TestParamInfo<SoftmaxCase> &info) {
+      const SoftmaxCase &c = info.param;
+      return std::string(dsl::name(c.dtype)) + "_" + std::to_string(c.rows) +
+             "x" + std::to_string(c.cols);
+    });
 
 TEST(SoftmaxInterpreter, LargeInputsDoNotOverflow) {
   softmax::Config cfg{dsl::f32, 4, 64};
