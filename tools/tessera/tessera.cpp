@@ -11,6 +11,7 @@
 #include "kernels-src/common/Check.h"
 #include "kernels-src/gemm/Gemm.h"
 #include "kernels-src/softmax/Softmax.h"
+#include "kernels-src/ssd/Ssd.h"
 
 #include <chrono>
 #include <cstdio>
@@ -102,6 +103,64 @@ Row demoSoftmax(dsl::DType dtype, int64_t rows, int64_t cols, double bound,
           bound, check::countPoisoned(y), secs};
 }
 
+/// The chunked SSD forward (three launches) against the float64 recurrence,
+/// with D, z, dt_bias, softplus, initial and final states.
+Row demoSsd(dsl::DType dtype, double bound, std::mt19937_64 &rng) {
+  ssd::Shape s{2, 300, 4, 32, 16, 2};
+  ssd::Options o;
+  o.hasD = o.hasZ = o.hasDtBias = o.dtSoftplus = true;
+  o.hasInitialStates = o.returnFinalStates = true;
+  ssd::Config cfg{dtype, 64};
+  interp::DType act = toInterp(dtype), f = interp::DType::f32;
+  interp::Buffer x(act, {s.batch, s.seqlen, s.nheads, s.headdim}),
+      dt(f, {s.batch, s.seqlen, s.nheads}), A(f, {s.nheads}),
+      B(act, {s.batch, s.seqlen, s.ngroups, s.dstate}),
+      C(act, {s.batch, s.seqlen, s.ngroups, s.dstate}), D(f, {s.nheads}),
+      z(act, {s.batch, s.seqlen, s.nheads, s.headdim}), bias(f, {s.nheads}),
+      h0(f, {s.batch, s.nheads, s.headdim, s.dstate}),
+      y(act, {s.batch, s.seqlen, s.nheads, s.headdim}),
+      hT(f, {s.batch, s.nheads, s.headdim, s.dstate});
+  ssd::HostInputs in;
+  in.x = check::fillUniform(x, rng);
+  in.B = check::fillUniform(B, rng);
+  in.C = check::fillUniform(C, rng);
+  in.z = check::fillUniform(z, rng);
+  in.D = check::fillUniform(D, rng);
+  in.initialStates = check::fillUniform(h0, rng);
+  in.dtBias = check::fillUniform(bias, rng, -0.5, 0.5);
+  // A in [-16, -1); dt' = softplus(dt + bias) in [1e-3, 1e-1).
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int64_t i = 0; i < A.numElements(); ++i)
+    A.set(i, -std::exp(u(rng) * std::log(16.0)));
+  for (int64_t i = 0; i < dt.numElements(); ++i) {
+    double target = std::exp(std::log(1e-3) + u(rng) * std::log(100.0));
+    dt.set(i, std::log(std::expm1(target)) - in.dtBias[i % s.nheads]);
+  }
+  in.A = check::values(A);
+  in.dt = check::values(dt);
+  y.poison();
+  hT.poison();
+  ssd::Buffers bufs;
+  bufs.x = &x, bufs.dt = &dt, bufs.A = &A, bufs.B = &B, bufs.C = &C;
+  bufs.D = &D, bufs.z = &z, bufs.dtBias = &bias, bufs.initialStates = &h0;
+  bufs.y = &y, bufs.finalStates = &hT;
+  int launches = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  interp::Status st = ssd::forwardInterpreted(s, o, cfg, bufs, &launches);
+  double secs = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - t0)
+                    .count();
+  if (!st.ok)
+    throw std::runtime_error(st.message);
+  ssd::HostOutputs ref = ssd::reference(s, o, in);
+  double errY = check::relativeL2(check::values(y), ref.y);
+  double errH = check::relativeL2(check::values(hT), ref.finalStates);
+  return {std::string("ssd_forward_") + dsl::name(dtype) + " (" +
+              std::to_string(launches) + " launches)",
+          "2x300x4x32x16", std::max(errY, errH), bound,
+          check::countPoisoned(y) + check::countPoisoned(hT), secs};
+}
+
 int demo(uint64_t seed) {
   std::printf("tessera demo: example kernels through the reference "
               "interpreter (CPU), seed %llu\n",
@@ -115,13 +174,15 @@ int demo(uint64_t seed) {
   rows.push_back(demoGemm(dsl::f32, dsl::f32, 100, 70, 64, 2e-3, rng));
   rows.push_back(demoSoftmax(dsl::f32, 50, 1000, 1e-6, rng));
   rows.push_back(demoSoftmax(dsl::bf16, 33, 77, 1e-2, rng));
-  std::printf("%-28s %-14s %12s %10s %10s %8s  %s\n", "kernel", "shape",
+  rows.push_back(demoSsd(dsl::f32, 1e-5, rng));
+  rows.push_back(demoSsd(dsl::bf16, 1e-2, rng));
+  std::printf("%-34s %-14s %12s %10s %10s %8s  %s\n", "kernel", "shape",
               "rel L2 err", "bound", "unwritten", "time s", "result");
   bool ok = true;
   for (const Row &r : rows) {
     bool pass = r.err < r.bound && r.unwritten == 0;
     ok &= pass;
-    std::printf("%-28s %-14s %12.3e %10.1e %10lld %8.2f  %s\n",
+    std::printf("%-34s %-14s %12.3e %10.1e %10lld %8.2f  %s\n",
                 r.kernel.c_str(), r.shape.c_str(), r.err, r.bound,
                 (long long)r.unwritten, r.seconds, pass ? "PASS" : "FAIL");
   }
