@@ -68,6 +68,11 @@ struct Config {
   int64_t chunk = 64;
 };
 
+/// Adds the three kernels (ssd_chunk_state_*, ssd_state_passing_*,
+/// ssd_chunk_scan_*) of the variant a call with `shape` and `options` runs.
+void build(dsl::KernelModule &module, const Shape &shape,
+           const Options &options, const Config &config);
+
 /// Buffers of one call (the interpreter's host buffers): x, B, C, z and y
 /// in `Config::dtype`; dt, A, D, dtBias and the states in f32; seqIdx i32.
 /// Optional buffers are null when their option is off.

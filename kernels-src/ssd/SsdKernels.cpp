@@ -273,7 +273,25 @@ std::string checkBuffer(const char *name, const interp::Buffer *buf,
   return "";
 }
 
+Variant variantFor(const Shape &s, const Options &o, const Config &cfg) {
+  return Variant{cfg.dtype,           cfg.chunk,           pow2AtLeast(s.headdim),
+                 pow2AtLeast(s.dstate), o.hasDtBias,       o.dtSoftplus,
+                 o.hasSeqIdx,         o.hasD,              o.dPerChannel,
+                 o.hasZ,              o.hasInitialStates,  o.returnFinalStates};
+}
+
+void buildVariant(KernelModule &m, const Variant &v) {
+  buildChunkState(m, v);
+  buildStatePassing(m, v);
+  buildChunkScan(m, v);
+}
+
 } // namespace
+
+void build(KernelModule &module, const Shape &shape, const Options &options,
+           const Config &config) {
+  buildVariant(module, variantFor(shape, options, config));
+}
 
 interp::Status forwardInterpreted(const Shape &s, const Options &o,
                                   const Config &cfg, Buffers &bufs,
@@ -328,11 +346,20 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
     return interp::Status::error("ssd: " + err);
   if (o.dPerChannel && !o.hasD)
     return interp::Status::error("ssd: dPerChannel needs hasD");
+  if (o.hasSeqIdx) {
+    // Packed sequences: ids never decrease along a row (the kernels find the
+    // sequence of a chunk's last position as the chunk's largest id).
+    for (int64_t b = 0; b < Bt; ++b)
+      for (int64_t t = 1; t < L; ++t)
+        if (bufs.seqIdx->getInt(b * L + t) < bufs.seqIdx->getInt(b * L + t - 1))
+          return interp::Status::error(
+              "ssd: seq_idx must be nondecreasing along each row (packed "
+              "sequences); row " +
+              std::to_string(b) + " decreases at position " +
+              std::to_string(t));
+  }
 
-  Variant v{cfg.dtype,          cfg.chunk,    pow2AtLeast(P),
-            pow2AtLeast(N),     o.hasDtBias,  o.dtSoftplus,
-            o.hasSeqIdx,        o.hasD,       o.dPerChannel,
-            o.hasZ,             o.hasInitialStates, o.returnFinalStates};
+  Variant v = variantFor(s, o, cfg);
 
   // One module per variant, built once per process.
   static std::map<Variant, std::unique_ptr<KernelModule>> cache;
@@ -340,9 +367,7 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
   if (!module) {
     auto built = std::make_unique<KernelModule>();
     try {
-      buildChunkState(*built, v);
-      buildStatePassing(*built, v);
-      buildChunkScan(*built, v);
+      buildVariant(*built, v);
     } catch (const Error &e) {
       return interp::Status::error(std::string("ssd: kernel build failed: ") +
                                    e.what());

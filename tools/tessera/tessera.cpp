@@ -26,7 +26,7 @@ namespace {
 
 int usage() {
   std::cerr << "usage: tessera list\n"
-               "       tessera print gemm|softmax [--dtype f16|bf16|f32]\n"
+               "       tessera print gemm|softmax|ssd [--dtype f16|bf16|f32]\n"
                "       tessera demo [--seed N]\n";
   return 2;
 }
@@ -221,7 +221,8 @@ int main(int argc, char **argv) {
   try {
     if (cmd == "list") {
       std::printf("gemm     tiled GEMM (kernels-src/gemm)\n"
-                  "softmax  row-wise softmax (kernels-src/softmax)\n");
+                  "softmax  row-wise softmax (kernels-src/softmax)\n"
+                  "ssd      Mamba-2 SSD forward, 3 kernels (kernels-src/ssd)\n");
       return 0;
     }
     if (cmd == "print") {
@@ -230,6 +231,14 @@ int main(int argc, char **argv) {
         gemm::build(module, gemm::Config{dtype, dsl::f32, 64, 64, 32});
       else if (kernel == "softmax")
         softmax::build(module, softmax::Config{dtype, 4, 128});
+      else if (kernel == "ssd") {
+        // Every option on, headdim 64, dstate 128, chunk 64.
+        ssd::Options o;
+        o.hasD = o.hasZ = o.hasDtBias = o.dtSoftplus = o.hasSeqIdx = true;
+        o.hasInitialStates = o.returnFinalStates = true;
+        ssd::build(module, ssd::Shape{1, 1, 8, 64, 128, 1}, o,
+                   ssd::Config{dtype, 64});
+      }
       else {
         std::cerr << "error: unknown kernel '" << kernel
                   << "' (try: tessera list)\n";
