@@ -433,6 +433,31 @@ OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// GatherOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::verify() {
+  RankedTensorType src = getSource().getType(), idx = getIndices().getType(),
+                   res = getType();
+  if (failed(verifyAxis(*this, getAxis(), src.getRank())))
+    return failure();
+  if (idx.getRank() != src.getRank())
+    return emitOpError("indices must have the rank of the source (")
+           << src.getRank() << "), got " << idx.getRank();
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (d != int64_t(getAxis()) && idx.getDimSize(d) != src.getDimSize(d))
+      return emitOpError("indices dimension ")
+             << d << " is " << idx.getDimSize(d) << " but the source's is "
+             << src.getDimSize(d) << "; only axis " << getAxis()
+             << " may differ";
+  if (res.getShape() != idx.getShape())
+    return emitOpError("result shape must be the indices shape");
+  if (res.getElementType() != src.getElementType())
+    return emitOpError("result element type must match the source");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // IotaOp / SplatOp
 //===----------------------------------------------------------------------===//
 

@@ -297,6 +297,29 @@ def Tile_PermuteOp : Tile_Op<"permute", [Pure, SameOperandsAndResultElementType]
   let hasFolder = 1;
 }
 
+def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
+  let summary = "gather a tile's elements along one axis through an index tile";
+  let description = [{
+    `result[i] = source[i with i[axis] replaced by indices[i]]`. The result
+    has the shape of `indices`, which matches `source` in every dimension
+    but `axis`. An index outside `[0, source.dim(axis))` is undefined
+    behaviour on the device; the interpreter reports it as an error.
+    Reversals and rotations of a tile (the `k -> -k mod n` map of real-input
+    FFT packing, for instance) are gathers with an index tile from iota.
+
+    ```mlir
+    %r = tile.gather %z[%idx] axis 0 : tensor<64xf32>, tensor<64xi32> -> tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source, Tile_IntTile:$indices, I64Attr:$axis);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` `axis` $axis attr-dict `:` type($source) `,`
+    type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
   let summary = "the 1-D tile [0, 1, ..., n-1]";
   let description = [{

@@ -723,6 +723,31 @@ Tile permute(const Tile &t, const std::vector<int64_t> &permutation, Loc loc) {
                   .getResult());
 }
 
+Tile gather(const Tile &t, const Tile &indices, int64_t axis, Loc loc) {
+  requireTile(t, loc);
+  requireTile(indices, loc);
+  if (isFloat(indices.dtype()) || indices.dtype() == DType::i1)
+    fail(loc, std::string("gather indices must be an integer tile, got ") +
+                  name(indices.dtype()));
+  if (axis < 0 || axis >= t.rank())
+    fail(loc, "gather axis " + std::to_string(axis) +
+                  " out of range for a tile of shape " + str(t.shape()));
+  Shape is = indices.shape(), ts = t.shape();
+  bool ok = is.size() == ts.size();
+  for (size_t d = 0; ok && d < ts.size(); ++d)
+    ok = int64_t(d) == axis || is[d] == ts[d];
+  if (!ok)
+    fail(loc, "gather indices of shape " + str(is) +
+                  " must match the tile's shape " + str(ts) +
+                  " except along axis " + std::to_string(axis));
+  RankedTensorType type = tileType(is, t.dtype(), loc);
+  return Tile(verified(tile::GatherOp::create(builder(loc), mlirLoc(loc), type,
+                                              t.value(), indices.value(),
+                                              axis),
+                       loc)
+                  .getResult());
+}
+
 Tile transpose(const Tile &t, Loc loc) {
   requireTile(t, loc);
   if (t.rank() < 2)
@@ -916,6 +941,8 @@ Tile operator+(const TileAt &a, const Tile &b) { return tileBinary(BinOp::add, a
 Tile operator-(const TileAt &a, const Tile &b) { return tileBinary(BinOp::sub, a, b); }
 Tile operator*(const TileAt &a, const Tile &b) { return tileBinary(BinOp::mul, a, b); }
 Tile operator/(const TileAt &a, const Tile &b) { return tileBinary(BinOp::div, a, b); }
+Tile operator%(const TileAt &a, const Tile &b) { return tileBinary(BinOp::rem, a, b); }
+Tile operator%(const TileAt &a, double b) { return a % like(a.tile, b, a.loc); }
 Tile operator+(const TileAt &a, double b) { return a + like(a.tile, b, a.loc); }
 Tile operator-(const TileAt &a, double b) { return a - like(a.tile, b, a.loc); }
 Tile operator*(const TileAt &a, double b) { return a * like(a.tile, b, a.loc); }

@@ -256,6 +256,10 @@ Tile broadcast_to(const Tile &tile, const Shape &shape,
                   Loc loc = Loc::current());
 Tile permute(const Tile &tile, const std::vector<int64_t> &permutation,
              Loc loc = Loc::current());
+/// result[i] = tile[i with i[axis] replaced by indices[i]]; `indices` is an
+/// integer tile shaped like the result.
+Tile gather(const Tile &tile, const Tile &indices, int64_t axis,
+            Loc loc = Loc::current());
 /// Swaps the last two dimensions.
 Tile transpose(const Tile &tile, Loc loc = Loc::current());
 /// Converts the element type (float <-> float rounds to nearest even,
@@ -314,6 +318,9 @@ Tile operator+(const TileAt &a, const Tile &b);
 Tile operator-(const TileAt &a, const Tile &b);
 Tile operator*(const TileAt &a, const Tile &b);
 Tile operator/(const TileAt &a, const Tile &b);
+/// Remainder with the sign of the dividend (C's %; remsi / remf).
+Tile operator%(const TileAt &a, const Tile &b);
+Tile operator%(const TileAt &a, double b);
 Tile operator+(const TileAt &a, double b);
 Tile operator-(const TileAt &a, double b);
 Tile operator*(const TileAt &a, double b);

@@ -583,6 +583,7 @@ private:
   bool execReshape(tile::ReshapeOp op);
   bool execPermute(tile::PermuteOp op);
   bool execIota(tile::IotaOp op);
+  bool execGather(tile::GatherOp op);
   bool execSplat(tile::SplatOp op);
   bool execViewAccess(Operation *op, Value viewValue, mlir::ValueRange indices,
                       RtValue &tileValue, bool isStore, double padding);
@@ -1239,6 +1240,7 @@ bool Interp::exec(Operation &opRef) {
       .Case<tile::ReshapeOp>([&](auto o) { return execReshape(o); })
       .Case<tile::PermuteOp>([&](auto o) { return execPermute(o); })
       .Case<tile::IotaOp>([&](auto o) { return execIota(o); })
+      .Case<tile::GatherOp>([&](auto o) { return execGather(o); })
       .Case<tile::SplatOp>([&](auto o) { return execSplat(o); })
       // ---- scf ------------------------------------------------------------
       .Case<scf::ForOp>([&](auto o) { return execFor(o); })
@@ -2224,6 +2226,45 @@ bool Interp::execPermute(tile::PermuteOp op) {
     gather(s->f(), r.f(), r.shape, st);
   else
     gather(s->i(), r.i(), r.shape, st);
+  bind(op.getResult(), std::move(r));
+  return true;
+}
+
+bool Interp::execGather(tile::GatherOp op) {
+  const RtValue *s = lookup(op, op.getSource());
+  const RtValue *idx = lookup(op, op.getIndices());
+  if (!s || !idx)
+    return false;
+  RtValue r;
+  if (!makeResult(op, op.getType(), r))
+    return false;
+  const int64_t axis = op.getAxis();
+  if (r.kind != s->kind || r.shape != idx->shape ||
+      axis >= static_cast<int64_t>(s->shape.size()))
+    return fail(op, "internal error: gather shapes");
+  llvm::SmallVector<int64_t, 4> ss = rowMajorStrides(s->shape);
+  llvm::SmallVector<int64_t, 4> coord(r.shape.size(), 0);
+  const int64_t n = s->shape[axis];
+  for (int64_t k = 0; k < r.numel; ++k) {
+    int64_t j = idx->i()[k];
+    if (j < 0 || j >= n)
+      return fail(op, "index " + std::to_string(j) + " at element " +
+                          std::to_string(k) + " is outside [0, " +
+                          std::to_string(n) + ") along axis " +
+                          std::to_string(axis));
+    int64_t src = 0;
+    for (size_t d = 0; d < coord.size(); ++d)
+      src += (int64_t(d) == axis ? j : coord[d]) * ss[d];
+    if (r.kind == RtValue::Kind::Float)
+      r.f()[k] = s->f()[src];
+    else
+      r.i()[k] = s->i()[src];
+    for (int64_t d = int64_t(coord.size()) - 1; d >= 0; --d) {
+      if (++coord[d] < r.shape[d])
+        break;
+      coord[d] = 0;
+    }
+  }
   bind(op.getResult(), std::move(r));
   return true;
 }

@@ -33,7 +33,9 @@ struct Options {
   bool hasZ = false;
   bool hasDtBias = false;
   bool dtSoftplus = false;
-  double dtMin = 0.0;
+  /// dt' is clamped to [dtMin, dtMax]; the defaults clamp nothing, like
+  /// mamba_ssm's default dt_limit (0, inf), which it does not apply.
+  double dtMin = -std::numeric_limits<double>::infinity();
   double dtMax = std::numeric_limits<double>::infinity();
   bool hasInitialStates = false;
   bool returnFinalStates = false;
@@ -45,7 +47,8 @@ struct Options {
 ///   A, dtBias (nheads); D (nheads) or (nheads, headdim);
 ///   B, C (batch, seqlen, ngroups, dstate);
 ///   initialStates, finalStates (batch, nheads, headdim, dstate);
-///   seqIdx (batch, seqlen); y like x.
+///   seqIdx (batch, seqlen), nondecreasing along each row (packed
+///   sequences; the chunked kernels rely on it); y like x.
 /// Optional tensors are empty when the option is off.
 struct HostInputs {
   std::vector<double> x, dt, A, B, C, D, z, dtBias, initialStates;

@@ -299,9 +299,14 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
   if (launches)
     *launches = 0;
   // Validate everything before launching anything.
-  if (s.batch < 1 || s.seqlen < 1 || s.nheads < 1 || s.headdim < 1 ||
-      s.dstate < 1 || s.ngroups < 1)
-    return interp::Status::error("ssd: every dimension must be >= 1");
+  for (auto [name, value] :
+       {std::pair<const char *, int64_t>{"batch", s.batch},
+        {"seqlen", s.seqlen}, {"nheads", s.nheads}, {"headdim", s.headdim},
+        {"dstate", s.dstate}, {"ngroups", s.ngroups}})
+    if (value < 1)
+      return interp::Status::error(std::string("ssd: ") + name +
+                                   " must be >= 1, got " +
+                                   std::to_string(value));
   if (s.nheads % s.ngroups != 0)
     return interp::Status::error(
         "ssd: ngroups (" + std::to_string(s.ngroups) +

@@ -1,4 +1,4 @@
-//===- SsdReference.cpp - float64 plain recurrence of the SSD forward ------===//
+//===- SsdReference.cpp - float64 plain recurrence of the SSD forward -----===//
 //
 // The reference the chunked kernels are checked against: the recurrence of
 // Ssd.h evaluated step by step over t for every (batch, head), with the state
@@ -55,8 +55,7 @@ void checkOptional(const char *name, bool enabled, const char *option,
                    std::initializer_list<int64_t> sizes) {
   if (enabled) {
     if (v.empty())
-      fail(std::string(name) + " is missing but options." + option +
-           " is set");
+      fail(std::string(name) + " is missing but options." + option + " is set");
     checkSize(name, v, sizes);
   } else if (!v.empty()) {
     fail(std::string(name) + " is given (" + std::to_string(v.size()) +
@@ -73,8 +72,8 @@ void validate(const Shape &s, const Options &o, const HostInputs &in) {
       fail(std::string("shape.") + name + " must be positive, got " +
            std::to_string(value));
   if (s.nheads % s.ngroups != 0)
-    fail("ngroups (" + std::to_string(s.ngroups) +
-         ") must divide nheads (" + std::to_string(s.nheads) + ")");
+    fail("ngroups (" + std::to_string(s.ngroups) + ") must divide nheads (" +
+         std::to_string(s.nheads) + ")");
   if (std::isnan(o.dtMin) || std::isnan(o.dtMax) || o.dtMin > o.dtMax)
     fail("dt limits must satisfy dtMin <= dtMax, got [" +
          std::to_string(o.dtMin) + ", " + std::to_string(o.dtMax) + "]");

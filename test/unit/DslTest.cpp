@@ -239,3 +239,32 @@ TEST(Dsl, ErrorInsideLoopBodyIsLocated) {
   }
 }
 } // namespace
+
+namespace {
+TEST(Dsl, GatherReversesAndChecksShapes) {
+  KernelModule m;
+  m.kernel("rev", {view("x", f32, 1), view("y", f32, 1)}, [&](KernelArgs &a) {
+    Tile t = load(a["x"], {0}, {16});
+    Tile k = iota(16);
+    // (16 - k) mod 16: the index map of real-input packing.
+    Tile idx = (16.0 - k) % 16.0;
+    store(a["y"], {0}, gather(t, idx, 0));
+  });
+  interp::Buffer x(interp::DType::f32, {16}), y(interp::DType::f32, {16});
+  for (int i = 0; i < 16; ++i)
+    x.set(i, i + 0.5);
+  y.poison();
+  interp::Status st =
+      interp::run(m.module(), "rev", {interp::ViewArg{&x}, interp::ViewArg{&y}}, {});
+  ASSERT_TRUE(st.ok) << st.message;
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(y.get(i), x.get((16 - i) % 16));
+
+  int line = __LINE__ + 3;
+  expectErrorAt(
+      [&] {
+        m.kernel("bad", {}, [&](KernelArgs &) { gather(zeros({8, 4}, f32), iota(8), 0); });
+      },
+      line, "gather indices of shape [8] must match");
+}
+} // namespace

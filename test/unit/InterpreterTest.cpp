@@ -1302,3 +1302,65 @@ tile.kernel @s(%n: i32) {
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(InterpreterTest, GatherAlongEachAxis) {
+  // Axis 0: the k -> -k mod 8 reversal; axis 1: a fixed column map.
+  const char *src = R"mlir(
+tile.kernel @g(%x: !tile.view<?x?xf32>, %o0: !tile.view<?x?xf32>,
+               %o1: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<8x4xf32>
+  %k = tile.iota : tensor<8xi32>
+  %n = arith.constant dense<8> : tensor<8xi32>
+  %m = arith.constant dense<7> : tensor<8xi32>
+  %d = arith.subi %n, %k : tensor<8xi32>
+  %r = arith.andi %d, %m : tensor<8xi32>
+  %r2 = tile.reshape %r : tensor<8xi32> -> tensor<8x1xi32>
+  %idx0 = tile.broadcast %r2 : tensor<8x1xi32> -> tensor<8x4xi32>
+  %g0 = tile.gather %t[%idx0] axis 0 : tensor<8x4xf32>, tensor<8x4xi32> -> tensor<8x4xf32>
+  tile.store %g0, %o0[%c0, %c0] : tensor<8x4xf32> -> !tile.view<?x?xf32>
+  %idx1 = arith.constant dense<[[3, 0], [1, 1], [2, 3], [0, 2], [3, 3], [0, 0], [1, 2], [2, 1]]> : tensor<8x2xi64>
+  %g1 = tile.gather %t[%idx1] axis 1 : tensor<8x4xf32>, tensor<8x2xi64> -> tensor<8x2xf32>
+  tile.store %g1, %o1[%c0, %c0] : tensor<8x2xf32> -> !tile.view<?x?xf32>
+}
+)mlir";
+  Buffer x(DType::f32, {8, 4}), o0(DType::f32, {8, 4}), o1(DType::f32, {8, 2});
+  for (int64_t k = 0; k < 32; ++k)
+    x.set(k, k);
+  o0.poison();
+  o1.poison();
+  Status st = run(src, "g", {view(x), view(o0), view(o1)});
+  ASSERT_TRUE(st) << st.message;
+  const int map1[8][2] = {{3, 0}, {1, 1}, {2, 3}, {0, 2},
+                          {3, 3}, {0, 0}, {1, 2}, {2, 1}};
+  for (int i = 0; i < 8; ++i) {
+    for (int j = 0; j < 4; ++j)
+      EXPECT_EQ(o0.get(i * 4 + j), x.get(((8 - i) % 8) * 4 + j));
+    for (int j = 0; j < 2; ++j)
+      EXPECT_EQ(o1.get(i * 2 + j), x.get(i * 4 + map1[i][j]));
+  }
+}
+
+TEST_F(InterpreterTest, GatherIndexOutOfRangeIsAnError) {
+  const char *src = R"mlir(
+tile.kernel @g(%o: !tile.view<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %k = tile.iota : tensor<8xi32>
+  %one = arith.constant dense<1> : tensor<8xi32>
+  %s = arith.addi %k, %one : tensor<8xi32>
+  %g = tile.gather %k[%s] axis 0 : tensor<8xi32>, tensor<8xi32> -> tensor<8xi32>
+  tile.store %g, %o[%c0] : tensor<8xi32> -> !tile.view<?xi32>
+}
+)mlir";
+  Buffer o(DType::i32, {8});
+  Status st = run(src, "g", {view(o)});
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.message.find("tile.gather"), std::string::npos) << st.message;
+  EXPECT_NE(st.message.find("index 8 at element 7 is outside [0, 8)"),
+            std::string::npos)
+      << st.message;
+}
+
+} // namespace

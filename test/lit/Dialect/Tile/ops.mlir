@@ -642,3 +642,25 @@ module {
     tile.return
   }
 }
+
+// -----
+
+// tile.gather: the k -> -k mod n reversal of real-input FFT packing, and a
+// gather along the second axis of a 2-D tile.
+// CHECK-LABEL: tile.kernel @gather(
+// CHECK: tile.gather %{{.*}}[%{{.*}}] axis 0 : tensor<64xf32>, tensor<64xi32> -> tensor<64xf32>
+// CHECK: tile.gather %{{.*}}[%{{.*}}] axis 1 : tensor<8x16xbf16>, tensor<8x4xi64> -> tensor<8x4xbf16>
+tile.kernel @gather(%x: !tile.view<?xf32>, %w: !tile.view<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %z = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<64xf32>
+  %k = tile.iota : tensor<64xi32>
+  %n = arith.constant dense<64> : tensor<64xi32>
+  %m = arith.constant dense<63> : tensor<64xi32>
+  %neg = arith.subi %n, %k : tensor<64xi32>
+  %idx = arith.andi %neg, %m : tensor<64xi32>
+  %r = tile.gather %z[%idx] axis 0 : tensor<64xf32>, tensor<64xi32> -> tensor<64xf32>
+  %t = tile.load %w[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<8x16xbf16>
+  %i = arith.constant dense<3> : tensor<8x4xi64>
+  %g = tile.gather %t[%i] axis 1 : tensor<8x16xbf16>, tensor<8x4xi64> -> tensor<8x4xbf16>
+  tile.return
+}
