@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kernels-src/common/Check.h"
+#include "kernels-src/conv/Conv.h"
 #include "kernels-src/gemm/Gemm.h"
 #include "kernels-src/softmax/Softmax.h"
 #include "kernels-src/ssd/Ssd.h"
@@ -161,6 +162,54 @@ Row demoSsd(dsl::DType dtype, double bound, std::mt19937_64 &rng) {
           check::countPoisoned(y) + check::countPoisoned(hT), secs};
 }
 
+/// The butterfly long convolution against the float64 direct convolution,
+/// with both gates, on random inputs and a kernel decaying along the
+/// sequence.
+Row demoConv(dsl::DType dtype, int64_t seqlen, bool multiPass, double bound,
+             std::mt19937_64 &rng) {
+  conv::Shape s{2, 2, seqlen};
+  conv::Config cfg{dtype, true, true, multiPass};
+  interp::DType act = toInterp(dtype);
+  interp::Buffer u(act, {s.batch, s.channels, seqlen}),
+      pre(act, {s.batch, s.channels, seqlen}),
+      post(act, {s.batch, s.channels, seqlen}),
+      y(act, {s.batch, s.channels, seqlen});
+  auto uv = check::fillUniform(u, rng);
+  auto prev = check::fillUniform(pre, rng, 0.5, 1.5);
+  auto postv = check::fillUniform(post, rng, 0.5, 1.5);
+  std::normal_distribution<double> normal;
+  std::vector<double> k(s.channels * seqlen);
+  for (int64_t h = 0; h < s.channels; ++h) {
+    double tau = seqlen / (4.0 + 8.0 * h), norm = 0;
+    for (int64_t t = 0; t < seqlen; ++t)
+      norm += std::abs(k[h * seqlen + t] = normal(rng) * std::exp(-t / tau));
+    for (int64_t t = 0; t < seqlen; ++t)
+      k[h * seqlen + t] /= norm;
+  }
+  std::vector<double> spec = conv::prepareSpectrum(s.channels, seqlen, k);
+  interp::Buffer spectrum(interp::DType::f32,
+                          {s.channels, 4, conv::fftSize(seqlen)});
+  for (int64_t i = 0; i < spectrum.numElements(); ++i)
+    spectrum.set(i, spec[i]);
+  y.poison();
+  conv::Buffers bufs{&u, &spectrum, &pre, &post, &y};
+  int launches = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  interp::Status st = conv::forwardInterpreted(s, cfg, bufs, &launches);
+  double secs = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - t0)
+                    .count();
+  if (!st.ok)
+    throw std::runtime_error(st.message);
+  double err = check::relativeL2(check::values(y),
+                                 conv::reference(s, uv, k, prev, postv));
+  return {std::string("conv_") + (multiPass ? "multipass_" : "fused_") +
+              dsl::name(dtype) + " (" + std::to_string(launches) +
+              (launches == 1 ? " launch)" : " launches)"),
+          "2x2x" + std::to_string(seqlen), err, bound, check::countPoisoned(y),
+          secs};
+}
+
 int demo(uint64_t seed) {
   std::printf("tessera demo: example kernels through the reference "
               "interpreter (CPU), seed %llu\n",
@@ -176,6 +225,9 @@ int demo(uint64_t seed) {
   rows.push_back(demoSoftmax(dsl::bf16, 33, 77, 1e-2, rng));
   rows.push_back(demoSsd(dsl::f32, 1e-5, rng));
   rows.push_back(demoSsd(dsl::bf16, 1e-2, rng));
+  rows.push_back(demoConv(dsl::f16, 1024, false, 2e-3, rng));
+  rows.push_back(demoConv(dsl::bf16, 1024, false, 1e-2, rng));
+  rows.push_back(demoConv(dsl::f16, 1024, true, 2e-3, rng));
   std::printf("%-34s %-14s %12s %10s %10s %8s  %s\n", "kernel", "shape",
               "rel L2 err", "bound", "unwritten", "time s", "result");
   bool ok = true;

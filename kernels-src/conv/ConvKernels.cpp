@@ -1,0 +1,495 @@
+//===- ConvKernels.cpp - butterfly long convolution in the tile DSL --------===//
+//
+// The FFT of size M is a Monarch / four-step decomposition M = m1 * m2 * ...:
+// each stage is a complex matmul of a small DFT matrix (m x m, in the data
+// type, on Tensor Cores) with the data viewed as (m, M / m), followed by an
+// elementwise twiddle. Stages permute the tile so that the transform ends in
+// natural frequency order, which is the order of the prepared spectrum.
+// Forward DFT matrices carry the 1/m of their stage (exact: m is a power of
+// two), so f16 data never grows past the input's scale.
+//
+// Fused path (N = 2M <= 32K): one program per (channel, batch) keeps the
+// whole sequence on chip: FFT, spectrum product (with real-input packing),
+// inverse FFT. Multi-pass path: M = outer * inner; pass 1 transforms columns
+// (the outer factor), pass 2 does the fused inner FFT, product and inverse
+// inner FFT on pairs of rows (k, -k mod outer), pass 3 inverts the columns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels-src/conv/Conv.h"
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace tessera::conv {
+namespace {
+using namespace dsl;
+
+struct Complex {
+  Tile re, im;
+};
+
+Complex operator+(const Complex &a, const Complex &b) {
+  return {a.re + b.re, a.im + b.im};
+}
+Complex operator*(const Complex &a, const Complex &b) {
+  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+Complex conj(const Complex &a) { return {a.re, -a.im}; }
+Complex reshape(const Complex &a, const dsl::Shape &shape) {
+  return {dsl::reshape(a.re, shape), dsl::reshape(a.im, shape)};
+}
+Complex permute(const Complex &a, const std::vector<int64_t> &perm) {
+  return {dsl::permute(a.re, perm), dsl::permute(a.im, perm)};
+}
+Complex gather(const Complex &a, const Tile &indices, int64_t axis) {
+  return {dsl::gather(a.re, indices, axis), dsl::gather(a.im, indices, axis)};
+}
+
+/// The DFT matrix F[j][n] = exp(-+2 pi i j n / m) * scale as constant tiles in
+/// `dtype` (with -Im, so that a complex product is four mma).
+struct Dft {
+  Tile re, im, negIm;
+};
+
+Dft dftMatrix(int64_t m, bool inverse, DType dtype) {
+  std::vector<double> re(m * m), im(m * m), negIm(m * m);
+  const double scale = inverse ? 1.0 : 1.0 / double(m);
+  for (int64_t j = 0; j < m; ++j)
+    for (int64_t n = 0; n < m; ++n) {
+      double angle = (inverse ? 2.0 : -2.0) * M_PI * double((j * n) % m) /
+                     double(m);
+      re[j * m + n] = std::cos(angle) * scale;
+      im[j * m + n] = std::sin(angle) * scale;
+      negIm[j * m + n] = -im[j * m + n];
+    }
+  return {constant({m, m}, dtype, re), constant({m, m}, dtype, im),
+          constant({m, m}, dtype, negIm)};
+}
+
+/// F * X: the data is rounded to `dtype` for the Tensor Core, products
+/// accumulate in f32.
+Complex dftTimes(const Dft &F, const Complex &x, DType dtype) {
+  Tile xr = cast(x.re, dtype), xi = cast(x.im, dtype);
+  Tile zero = zeros({F.re.shape()[0], x.re.shape()[1]}, f32);
+  return {mma(F.negIm, xi, mma(F.re, xr, zero)),
+          mma(F.im, xr, mma(F.re, xi, zero))};
+}
+
+/// exp(-+2 pi i * row * col / (rows * cols)) for row in [0, rows) and
+/// col = colOffset + [0, cols), shaped (rows, 1, cols).
+Complex twiddle(int64_t rows, int64_t cols, int64_t period, bool inverse,
+                const Scalar &colOffset = Scalar()) {
+  Tile r = reshape(iota(rows), {rows, 1, 1});
+  Tile c = reshape(iota(cols), {1, 1, cols});
+  if (colOffset.value())
+    c = c + cast(colOffset, i32);
+  Tile angle =
+      cast(r * c, f32) * ((inverse ? 2.0 : -2.0) * M_PI / double(period));
+  return {cos(angle), sin(angle)};
+}
+
+/// The FFT of a length-M complex tile in natural order, with the stages
+/// `factors`: forward scaled by 1/M, inverse unscaled. Both take and give
+/// natural order.
+Complex fft(Complex x, const std::vector<int64_t> &factors, DType dtype,
+            bool inverse) {
+  int64_t M = 1;
+  for (int64_t m : factors)
+    M *= m;
+  if (!inverse) {
+    // Stage j: x is [k_{j-1}..k_1, n_j, n_{j+1}..] = (done, m, rest).
+    int64_t done = 1, rest = M;
+    for (int64_t m : factors) {
+      rest /= m;
+      x = permute(reshape(x, {done, m, rest}), {1, 0, 2});
+      x = dftTimes(dftMatrix(m, false, dtype), reshape(x, {m, done * rest}),
+                   dtype);
+      x = reshape(x, {m, done, rest});
+      if (rest > 1)
+        x = x * twiddle(m, rest, m * rest, false);
+      done *= m;
+    }
+    return reshape(x, {M});
+  }
+  // The exact reverse of the forward stages.
+  int64_t done = M, rest = 1;
+  for (auto it = factors.rbegin(); it != factors.rend(); ++it) {
+    int64_t m = *it;
+    done /= m;
+    x = reshape(x, {m, done, rest});
+    if (rest > 1)
+      x = x * twiddle(m, rest, m * rest, true);
+    x = dftTimes(dftMatrix(m, true, dtype), reshape(x, {m, done * rest}),
+                 dtype);
+    x = permute(reshape(x, {m, done, rest}), {1, 0, 2});
+    rest *= m;
+  }
+  return reshape(x, {M});
+}
+
+/// (n - shift - k) mod n for k in [0, n): the index of -k (shifted) in a
+/// length-n frequency row.
+Tile negatedIndex(int64_t n, const Scalar &shift = Scalar()) {
+  Tile k = iota(n);
+  Tile idx = double(2 * n) - k;
+  if (shift.value())
+    idx = idx - cast(shift, i32);
+  return idx % double(n);
+}
+
+Complex loadComplexRow(const View &v, const std::vector<Scalar> &reIndex,
+                       const std::vector<Scalar> &imIndex,
+                       const dsl::Shape &tile, const dsl::Shape &shape) {
+  return {reshape(load(v, reIndex, tile), shape),
+          reshape(load(v, imIndex, tile), shape)};
+}
+
+std::string variantName(const char *kernel, int64_t M, const Config &c,
+                        const Plan &p) {
+  std::ostringstream s;
+  s << kernel << "_" << name(c.dtype) << "_M" << M;
+  if (!p.fused)
+    s << "_o" << p.outer;
+  for (int64_t f : p.factors)
+    s << "_" << f;
+  s << (c.preGate ? "_pre" : "") << (c.postGate ? "_post" : "");
+  return s.str();
+}
+
+/// u' (or y) of one (batch, channel) as packed complex z[n] = v[2n] + i
+/// v[2n + 1]: the tensor is viewed as (batch, channels, seqlen / 2, 2).
+Complex loadPacked(const View &v, const Scalar &b, const Scalar &h,
+                   int64_t M) {
+  return {cast(reshape(load(v, {b, h, 0, 0}, {1, 1, M, 1}), {M}), f32),
+          cast(reshape(load(v, {b, h, 0, 1}, {1, 1, M, 1}), {M}), f32)};
+}
+
+void buildFused(KernelModule &m, const Plan &p, const Config &c) {
+  const int64_t M = p.M;
+  std::vector<Param> params = {view("u", c.dtype, 4),
+                               view("spectrum", f32, 3)};
+  if (c.preGate)
+    params.push_back(view("pre", c.dtype, 4));
+  if (c.postGate)
+    params.push_back(view("post", c.dtype, 4));
+  params.push_back(view("y", c.dtype, 4));
+
+  m.kernel(variantName("conv_fused", M, c, p), params, [&](KernelArgs &args) {
+    View u = args["u"], spectrum = args["spectrum"], y = args["y"];
+    Scalar h = program_id(0), b = program_id(1);
+
+    Complex z = loadPacked(u, b, h, M);
+    if (c.preGate) {
+      Complex g = loadPacked(args["pre"], b, h, M);
+      z = {z.re * g.re, z.im * g.im};
+    }
+    Complex Z = fft(z, p.factors, c.dtype, /*inverse=*/false);
+
+    // The spectrum product with real-input packing:
+    // Zy[k] = P[k] Z[k] + Q[k] conj(Z[-k]).
+    auto row = [&](int64_t r) {
+      return reshape(load(spectrum, {h, r, 0}, {1, 1, M}), {M});
+    };
+    Complex P{row(0), row(1)}, Q{row(2), row(3)};
+    Complex Zy = P * Z + Q * conj(gather(Z, negatedIndex(M), 0));
+
+    Complex out = fft(Zy, p.factors, c.dtype, /*inverse=*/true);
+    if (c.postGate) {
+      Complex g = loadPacked(args["post"], b, h, M);
+      out = {out.re * g.re, out.im * g.im};
+    }
+    store(y, {b, h, 0, 0}, reshape(cast(out.re, c.dtype), {1, 1, M, 1}));
+    store(y, {b, h, 0, 1}, reshape(cast(out.im, c.dtype), {1, 1, M, 1}));
+  });
+}
+
+int64_t columnBlock(const Plan &p) { return std::min<int64_t>(64, p.M / p.outer); }
+
+void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
+  const int64_t M = p.M, Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
+  const int64_t sizes[] = {1, 1, Mo, W, 1};
+  const dsl::Shape blockTile(std::begin(sizes), std::end(sizes));
+
+  // Pass 1: the outer FFT over columns n_i of z viewed as (outer, inner),
+  // then the twiddle exp(-2 pi i k_o n_i / M). u is viewed as
+  // (batch, channels, outer / 2, inner, 2); rows past outer / 2 are zero.
+  std::vector<Param> p1 = {view("u", c.dtype, 5)};
+  if (c.preGate)
+    p1.push_back(view("pre", c.dtype, 5));
+  p1.push_back(view("work", f32, 5));
+  m.kernel(variantName("conv_outer_fwd", M, c, p), p1, [&](KernelArgs &args) {
+    View u = args["u"], work = args["work"];
+    Scalar col = program_id(0), h = program_id(1), b = program_id(2);
+    Complex z = loadComplexRow(u, {b, h, 0, col, 0}, {b, h, 0, col, 1},
+                               blockTile, {Mo, W});
+    if (c.preGate) {
+      Complex g = loadComplexRow(args["pre"], {b, h, 0, col, 0},
+                                 {b, h, 0, col, 1}, blockTile, {Mo, W});
+      z = {cast(z.re, f32) * cast(g.re, f32), cast(z.im, f32) * cast(g.im, f32)};
+    }
+    z = {cast(z.re, f32), cast(z.im, f32)};
+    Complex X = dftTimes(dftMatrix(Mo, false, c.dtype), z, c.dtype);
+    X = reshape(X, {Mo, 1, W}) * twiddle(Mo, W, M, false, col * Scalar(W));
+    store(work, {b, h, 0, 0, col}, reshape(X.re, {1, 1, 1, Mo, W}));
+    store(work, {b, h, 1, 0, col}, reshape(X.im, {1, 1, 1, Mo, W}));
+  });
+
+  // Pass 2: rows r and -r mod outer together (their frequencies are each
+  // other's negatives): inner FFT, spectrum product, inverse inner FFT.
+  std::vector<Param> p2 = {view("work", f32, 5), view("spectrum", f32, 4)};
+  m.kernel(variantName("conv_inner", M, c, p), p2, [&](KernelArgs &args) {
+    View work = args["work"], spectrum = args["spectrum"];
+    Scalar pair = program_id(0), h = program_id(1), b = program_id(2);
+    Scalar r1 = pair, r2 = (Scalar(Mo) - pair) % Scalar(Mo);
+    auto loadRow = [&](const Scalar &r) {
+      return loadComplexRow(work, {b, h, 0, r, 0}, {b, h, 1, r, 0},
+                            {1, 1, 1, 1, Mi}, {Mi});
+    };
+    Complex Z1 = fft(loadRow(r1), p.factors, c.dtype, false);
+    Complex Z2 = fft(loadRow(r2), p.factors, c.dtype, false);
+    // -(r + outer k_i) mod M = r' + outer ((-k_i - [r != 0]) mod inner).
+    Scalar shift = cast(r1 != Scalar(0), i32);
+    Tile idx = negatedIndex(Mi, shift);
+    auto coefficients = [&](const Scalar &r, int64_t which) {
+      return reshape(load(spectrum, {h, which, 0, r}, {1, 1, Mi, 1}), {Mi});
+    };
+    auto product = [&](const Scalar &r, const Complex &Z,
+                       const Complex &partner) {
+      Complex P{coefficients(r, 0), coefficients(r, 1)};
+      Complex Q{coefficients(r, 2), coefficients(r, 3)};
+      return P * Z + Q * conj(gather(partner, idx, 0));
+    };
+    Complex W1 = fft(product(r1, Z1, Z2), p.factors, c.dtype, true);
+    Complex W2 = fft(product(r2, Z2, Z1), p.factors, c.dtype, true);
+    auto storeRow = [&](const Scalar &r, const Complex &w) {
+      store(work, {b, h, 0, r, 0}, reshape(w.re, {1, 1, 1, 1, Mi}));
+      store(work, {b, h, 1, r, 0}, reshape(w.im, {1, 1, 1, 1, Mi}));
+    };
+    storeRow(r1, W1);
+    storeRow(r2, W2);
+  });
+
+  // Pass 3: inverse twiddle and inverse outer FFT over columns; unpack.
+  std::vector<Param> p3 = {view("work", f32, 5)};
+  if (c.postGate)
+    p3.push_back(view("post", c.dtype, 5));
+  p3.push_back(view("y", c.dtype, 5));
+  m.kernel(variantName("conv_outer_inv", M, c, p), p3, [&](KernelArgs &args) {
+    View work = args["work"], y = args["y"];
+    Scalar col = program_id(0), h = program_id(1), b = program_id(2);
+    Complex X = loadComplexRow(work, {b, h, 0, 0, col}, {b, h, 1, 0, col},
+                               {1, 1, 1, Mo, W}, {Mo, 1, W});
+    X = reshape(X * twiddle(Mo, W, M, true, col * Scalar(W)), {Mo, W});
+    Complex out = dftTimes(dftMatrix(Mo, true, c.dtype), X, c.dtype);
+    if (c.postGate) {
+      Complex g = loadComplexRow(args["post"], {b, h, 0, col, 0},
+                                 {b, h, 0, col, 1}, blockTile, {Mo, W});
+      out = {out.re * cast(g.re, f32), out.im * cast(g.im, f32)};
+    }
+    store(y, {b, h, 0, col, 0}, reshape(cast(out.re, c.dtype), blockTile));
+    store(y, {b, h, 0, col, 1}, reshape(cast(out.im, c.dtype), blockTile));
+  });
+}
+
+/// Splits 2^bits into `count` power-of-two radices as even as possible,
+/// larger first (2^11 = 16 * 16 * 8).
+std::vector<int64_t> radices(int64_t n) {
+  int bits = 0;
+  while ((int64_t(1) << bits) < n)
+    ++bits;
+  int count = std::max(1, (bits + 4) / 5);
+  std::vector<int64_t> out;
+  for (int j = 0; j < count; ++j) {
+    int b = bits / count + (j < bits % count ? 1 : 0);
+    out.push_back(int64_t(1) << b);
+  }
+  return out;
+}
+
+interp::DType interpType(DType t) {
+  return t == DType::f16 ? interp::DType::f16 : interp::DType::bf16;
+}
+
+std::string shapeStr(const std::vector<int64_t> &s) {
+  std::ostringstream out;
+  for (size_t i = 0; i < s.size(); ++i)
+    out << (i ? "x" : "") << s[i];
+  return out.str();
+}
+
+} // namespace
+
+int64_t fftSize(int64_t seqlen) {
+  int64_t m = 1;
+  while (m < seqlen)
+    m *= 2;
+  return m;
+}
+
+Plan plan(int64_t seqlen, bool forceMultiPass) {
+  Plan p;
+  p.M = fftSize(seqlen);
+  p.fused = !forceMultiPass && 2 * p.M <= 32768;
+  if (p.fused) {
+    p.factors = radices(p.M);
+    return p;
+  }
+  // An outer radix of 16 or 32 leaves an inner size whose radices are even.
+  int bits = 0;
+  while ((int64_t(1) << bits) < p.M)
+    ++bits;
+  p.outer = std::min<int64_t>(p.M / 2, bits % 2 == 0 ? 16 : 32);
+  p.factors = radices(p.M / p.outer);
+  return p;
+}
+
+void build(KernelModule &module, int64_t seqlen, const Config &config) {
+  Plan p = plan(seqlen, config.forceMultiPass);
+  if (p.fused)
+    buildFused(module, p, config);
+  else
+    buildMultiPass(module, p, config);
+}
+
+interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
+                                  Buffers &bufs, int *launches) {
+  if (launches)
+    *launches = 0;
+  if (s.batch < 1 || s.channels < 1)
+    return interp::Status::error("conv: batch and channels must be >= 1");
+  if (s.seqlen < 2 || s.seqlen > 65536)
+    return interp::Status::error(
+        "conv: seqlen must be in [2, 65536], got " + std::to_string(s.seqlen));
+  if (cfg.dtype != DType::bf16 && cfg.dtype != DType::f16)
+    return interp::Status::error(std::string("conv: u must be bf16 or f16, "
+                                             "got ") +
+                                 name(cfg.dtype));
+  const int64_t B = s.batch, H = s.channels, L = s.seqlen;
+  Plan p = plan(L, cfg.forceMultiPass);
+  const int64_t M = p.M;
+  interp::DType act = interpType(cfg.dtype);
+  auto check = [&](const char *n, const interp::Buffer *buf, bool want,
+                   interp::DType t,
+                   const std::vector<int64_t> &shape) -> std::string {
+    if (!want)
+      return buf ? std::string(n) + " was given but the config has no " + n
+                 : "";
+    if (!buf)
+      return std::string(n) + " is required (null buffer)";
+    if (buf->dtype() != t)
+      return std::string(n) + " must be " + interp::dtypeName(t) + ", got " +
+             interp::dtypeName(buf->dtype());
+    if (buf->shape() != shape)
+      return std::string(n) + " must have shape " + shapeStr(shape) +
+             ", got " + shapeStr(buf->shape());
+    return "";
+  };
+  for (std::string err :
+       {check("u", bufs.u, true, act, {B, H, L}),
+        check("spectrum", bufs.spectrum, true, interp::DType::f32, {H, 4, M}),
+        check("pre", bufs.pre, cfg.preGate, act, {B, H, L}),
+        check("post", bufs.post, cfg.postGate, act, {B, H, L}),
+        check("y", bufs.y, true, act, {B, H, L})})
+    if (!err.empty())
+      return interp::Status::error("conv: " + err);
+
+  // Kernels are viewed over (seqlen / 2, 2) pairs of a power-of-two length
+  // on the multi-pass path and an even one on the fused path: other lengths
+  // run on zero-padded copies.
+  const int64_t Lp = p.fused ? L + (L % 2) : M;
+  std::unique_ptr<interp::Buffer> padded[4];
+  interp::Buffer *u = bufs.u, *pre = bufs.pre, *post = bufs.post, *y = bufs.y;
+  if (Lp != L) {
+    auto pad = [&](interp::Buffer *src, int slot) -> interp::Buffer * {
+      if (!src)
+        return nullptr;
+      padded[slot] = std::make_unique<interp::Buffer>(act, std::vector<int64_t>{B, H, Lp});
+      interp::Buffer &dst = *padded[slot];
+      for (int64_t r = 0; r < B * H; ++r)
+        for (int64_t t = 0; t < Lp; ++t)
+          dst.set(r * Lp + t, t < L ? src->get(r * L + t) : 0.0);
+      return &dst;
+    };
+    u = pad(bufs.u, 0);
+    pre = pad(bufs.pre, 1);
+    post = pad(bufs.post, 2);
+    y = pad(bufs.y, 3);
+  }
+
+  static std::map<std::string, std::unique_ptr<KernelModule>> cache;
+  std::string key = variantName("conv", M, cfg, p);
+  std::unique_ptr<KernelModule> &module = cache[key];
+  if (!module) {
+    auto built = std::make_unique<KernelModule>();
+    try {
+      build(*built, L, cfg);
+    } catch (const Error &e) {
+      return interp::Status::error(std::string("conv: kernel build failed: ") +
+                                   e.what());
+    }
+    module = std::move(built);
+  }
+
+  using interp::KernelArg;
+  using interp::ViewArg;
+  interp::LaunchConfig launch;
+  auto run = [&](const char *kernel, const std::vector<KernelArg> &args,
+                 std::array<int64_t, 3> grid) {
+    launch.grid = grid;
+    if (launches)
+      ++*launches;
+    return interp::run(module->module(), variantName(kernel, M, cfg, p), args,
+                       launch);
+  };
+
+  interp::Status st;
+  if (p.fused) {
+    // (batch, channels, seqlen / 2, 2) views of the sequences.
+    auto pairs = [&](interp::Buffer *buf) -> KernelArg {
+      return ViewArg{buf, {B, H, Lp / 2, 2}, {H * Lp, Lp, 2, 1}, 0};
+    };
+    std::vector<KernelArg> args = {pairs(u), ViewArg{bufs.spectrum}};
+    if (cfg.preGate)
+      args.push_back(pairs(pre));
+    if (cfg.postGate)
+      args.push_back(pairs(post));
+    args.push_back(pairs(y));
+    st = run("conv_fused", args, {H, B, 1});
+  } else {
+    const int64_t Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
+    // (batch, channels, outer / 2, inner, 2) views: z[n_o * inner + n_i].
+    auto grid = [&](interp::Buffer *buf) -> KernelArg {
+      return ViewArg{buf, {B, H, Mo / 2, Mi, 2}, {H * M, M, 2 * Mi, 2, 1}, 0};
+    };
+    interp::Buffer work(interp::DType::f32, {B, H, 2, Mo, Mi});
+    std::vector<KernelArg> a1 = {grid(u)};
+    if (cfg.preGate)
+      a1.push_back(grid(pre));
+    a1.push_back(ViewArg{&work});
+    st = run("conv_outer_fwd", a1, {Mi / W, H, B});
+    if (st) {
+      KernelArg spectrum =
+          ViewArg{bufs.spectrum, {H, 4, Mi, Mo}, {4 * M, M, Mo, 1}, 0};
+      st = run("conv_inner", {ViewArg{&work}, spectrum}, {Mo / 2 + 1, H, B});
+    }
+    if (st) {
+      std::vector<KernelArg> a3 = {ViewArg{&work}};
+      if (cfg.postGate)
+        a3.push_back(grid(post));
+      a3.push_back(grid(y));
+      st = run("conv_outer_inv", a3, {Mi / W, H, B});
+    }
+  }
+  if (!st)
+    return st;
+  if (y != bufs.y)
+    for (int64_t r = 0; r < B * H; ++r)
+      for (int64_t t = 0; t < L; ++t)
+        bufs.y->set(r * L + t, y->get(r * Lp + t));
+  return st;
+}
+
+} // namespace tessera::conv
