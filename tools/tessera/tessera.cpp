@@ -27,7 +27,7 @@ namespace {
 
 int usage() {
   std::cerr << "usage: tessera list\n"
-               "       tessera print gemm|softmax|ssd [--dtype f16|bf16|f32]\n"
+               "       tessera print gemm|softmax|ssd|conv|conv-multipass [--dtype T]\n"
                "       tessera demo [--seed N]\n";
   return 2;
 }
@@ -274,7 +274,9 @@ int main(int argc, char **argv) {
     if (cmd == "list") {
       std::printf("gemm     tiled GEMM (kernels-src/gemm)\n"
                   "softmax  row-wise softmax (kernels-src/softmax)\n"
-                  "ssd      Mamba-2 SSD forward, 3 kernels (kernels-src/ssd)\n");
+                  "ssd      Mamba-2 SSD forward, 3 kernels (kernels-src/ssd)\n"
+                  "conv     butterfly long convolution, fused or 3 passes "
+                  "(kernels-src/conv)\n");
       return 0;
     }
     if (cmd == "print") {
@@ -283,6 +285,11 @@ int main(int argc, char **argv) {
         gemm::build(module, gemm::Config{dtype, dsl::f32, 64, 64, 32});
       else if (kernel == "softmax")
         softmax::build(module, softmax::Config{dtype, 4, 128});
+      else if (kernel == "conv")
+        // seqlen 1024 (M = 32 x 32), both gates, fused.
+        conv::build(module, 1024, conv::Config{dtype, true, true, false});
+      else if (kernel == "conv-multipass")
+        conv::build(module, 1024, conv::Config{dtype, false, false, true});
       else if (kernel == "ssd") {
         // Every option on, headdim 64, dstate 128, chunk 64.
         ssd::Options o;
