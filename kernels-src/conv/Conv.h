@@ -2,12 +2,13 @@
 //
 // y = post * (causal convolution of (pre * u) with k)[:seqlen], per channel:
 //   y[b, h, t] = post[b, h, t] * sum_{s <= t} k[h, s] * pre[b, h, t - s] * u[b, h, t - s]
-// computed through an FFT of size N = 2 * seqlen. Real-input packing turns
-// the real length-N transform into a complex one of size M = N / 2 = seqlen:
+// computed through an FFT of size N = 2M, M = fftSize(seqlen) (the next
+// power of two), where u' = pre * u zero-padded to N. Real-input packing
+// turns the real length-N transform into a complex one of size M:
 //   z[n] = u'[2n] + i u'[2n + 1],   Z = FFT_M(z)
 // and the pointwise product with the kernel spectrum, together with the
 // packing and unpacking, becomes (k in [0, M), indices mod M)
-//   Zy[k] = P[k] Z[k] + Q[k] conj(Z[-k]),   zy = IFFT_M(Zy),
+//   Zy[f] = P[f] Z[f] + Q[f] conj(Z[-f]),   zy = IFFT_M(Zy) (with its 1/M),
 //   y[2n] = Re zy[n],  y[2n + 1] = Im zy[n].
 // P and Q depend on the kernel only: `prepare` computes them once.
 //
@@ -49,12 +50,15 @@ std::vector<double> reference(const Shape &shape, const std::vector<double> &u,
 ///   a' = (1 + i w^-k) / 2,    b' = (1 - i w^-k) / 2,
 ///   P = a' a Kk + b' conj(b') conj(Kr),
 ///   Q = a' b Kk + b' conj(a') conj(Kr).
-/// Computed in float64 on the host (an O(N log N) FFT), rounded to f32.
+/// (f is the frequency index here.) Computed in float64 on the host (an
+/// O(N log N) FFT); the caller stores it in an f32 buffer. P and Q carry no
+/// 1/M: the inverse transform's 1/M is applied by the kernels.
 std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
                                     const std::vector<double> &k);
 
 /// How the FFT of size M is split: `fused` runs everything in one kernel
-/// (factors: the radices of its stages, 2 or 3 of them); otherwise three
+/// (factors: the radices of its stages, at most 32 each: one for M <= 32,
+/// two up to 1024, three beyond); otherwise three
 /// passes: an outer FFT of size `outer` over columns, the fused inner FFT of
 /// size M / outer (factors) with the spectrum product, and the inverse outer
 /// FFT.
@@ -80,8 +84,10 @@ struct Config {
 /// or the three multi-pass kernels).
 void build(dsl::KernelModule &module, int64_t seqlen, const Config &config);
 
-/// Buffers of one call: u, pre, post and y (batch, channels, seqlen) in
-/// Config::dtype; spectrum (channels, 4, M) f32 from prepareSpectrum.
+/// Buffers of one call: u, pre, post and y (batch, channels, seqlen), all
+/// exactly Config::dtype; spectrum (channels, 4, M) f32 from
+/// prepareSpectrum. seqlen is 2..65536 (any length; non-powers of two are
+/// padded).
 struct Buffers {
   interp::Buffer *u = nullptr, *spectrum = nullptr, *pre = nullptr,
                  *post = nullptr, *y = nullptr;

@@ -69,16 +69,6 @@ void fft(std::vector<cd> &a) {
   }
 }
 
-/// M of Conv.h: seqlen rounded up to a power of two. (conv::fftSize is
-/// defined with the kernels; this copy keeps the reference self-contained
-/// until they land.)
-int64_t packedLength(int64_t seqlen) {
-  int64_t m = 1;
-  while (m < seqlen)
-    m <<= 1;
-  return m;
-}
-
 } // namespace
 
 std::vector<double> reference(const Shape &shape, const std::vector<double> &u,
@@ -136,7 +126,7 @@ std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
   checkSize(who, "k", k, channels * seqlen,
             "(channels " + std::to_string(channels) + ", seqlen " +
                 std::to_string(seqlen) + ")");
-  const int64_t M = packedLength(seqlen), N = 2 * M;
+  const int64_t M = fftSize(seqlen), N = 2 * M;
   if (M < seqlen)
     fail(who, "FFT size M = " + std::to_string(M) +
                   " is shorter than seqlen " + std::to_string(seqlen));
