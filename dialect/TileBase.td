@@ -31,6 +31,7 @@ def Tile_Dialect : Dialect {
     "::mlir::scf::SCFDialect"
   ];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
 }
 
@@ -90,6 +91,42 @@ def Tile_ViewType : TypeDef<Tile_Dialect, "View"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getRank() const { return getShape().size(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Layouts (level 2)
+//===----------------------------------------------------------------------===//
+
+def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
+  let mnemonic = "blocked";
+  let summary = "a tile distributed over the threads of a CTA in blocks";
+  let description = [{
+    Level-2 tile IR carries a layout on every tile type. A blocked layout
+    gives each thread `spt` (size per thread) consecutive elements per
+    dimension, places `tpw` (threads per warp) and `wpc` (warps per CTA)
+    next along each dimension, and repeats the pattern over the tile in
+    registers; `order` lists the dimensions from the fastest-varying. Where
+    the tile is smaller than the pattern, threads hold copies. Internally
+    every layout is a linear layout (a map from register, lane and warp bits
+    to tile coordinates, see dialect/LinearLayout.h).
+
+    ```mlir
+    tensor<64x32xf32, #tile.blocked<spt = [1, 8], tpw = [8, 4], wpc = [4, 1], order = [1, 0]>>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$sizePerThread,
+                        ArrayRefParameter<"unsigned">:$threadsPerWarp,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `spt` `=` `[` $sizePerThread `]` `,` `tpw` `=` `[` $threadsPerWarp `]`
+    `,` `wpc` `=` `[` $warpsPerCTA `]` `,` `order` `=` `[` $order `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getSizePerThread().size(); }
+    unsigned getNumWarps() const;
   }];
 }
 

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -14,13 +15,35 @@ using namespace tessera::tile;
 #include "dialect/TileDialect.cpp.inc"
 #include "dialect/TileEnums.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "dialect/TileAttrs.cpp.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "dialect/TileTypes.cpp.inc"
 
+namespace {
+/// Prints layouts as #blocked, #blocked1, ... aliases, as Triton does.
+struct TileOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedLayoutAttr>(attr)) {
+      os << "blocked";
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
 void TileDialect::initialize() {
+  addInterfaces<TileOpAsmInterface>();
   addOperations<
 #define GET_OP_LIST
 #include "dialect/TileOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialect/TileAttrs.cpp.inc"
       >();
   addTypes<
 #define GET_TYPEDEF_LIST
@@ -45,12 +68,62 @@ bool tessera::tile::isTileElementType(Type type) {
 
 bool tessera::tile::isTileType(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || tensor.getRank() == 0 || tensor.getEncoding())
+  if (!tensor || tensor.getRank() == 0)
     return false;
+  if (Attribute encoding = tensor.getEncoding()) {
+    auto layout = dyn_cast<BlockedLayoutAttr>(encoding);
+    if (!layout || layout.getRank() != tensor.getRank())
+      return false;
+  }
   for (int64_t dim : tensor.getShape())
     if (ShapedType::isDynamic(dim) || dim <= 0 || !llvm::isPowerOf2_64(dim))
       return false;
   return isTileElementType(tensor.getElementType());
+}
+
+BlockedLayoutAttr tessera::tile::getLayout(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor ? dyn_cast_or_null<BlockedLayoutAttr>(tensor.getEncoding())
+                : BlockedLayoutAttr();
+}
+
+//===----------------------------------------------------------------------===//
+// BlockedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+unsigned BlockedLayoutAttr::getNumWarps() const {
+  unsigned n = 1;
+  for (unsigned w : getWarpsPerCTA())
+    n *= w;
+  return n;
+}
+
+LogicalResult
+BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<unsigned> spt, ArrayRef<unsigned> tpw,
+                          ArrayRef<unsigned> wpc, ArrayRef<unsigned> order) {
+  size_t rank = spt.size();
+  if (rank == 0 || tpw.size() != rank || wpc.size() != rank ||
+      order.size() != rank)
+    return emitError() << "spt, tpw, wpc and order need one entry per "
+                          "dimension (rank >= 1)";
+  unsigned lanes = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    if (!llvm::isPowerOf2_32(spt[d]) || !llvm::isPowerOf2_32(tpw[d]) ||
+        !llvm::isPowerOf2_32(wpc[d]))
+      return emitError() << "spt, tpw and wpc entries must be powers of two";
+    lanes *= tpw[d];
+  }
+  if (lanes != 32)
+    return emitError() << "tpw must multiply to the 32 lanes of a warp, got "
+                       << lanes;
+  SmallVector<bool> seen(rank, false);
+  for (unsigned o : order) {
+    if (o >= rank || seen[o])
+      return emitError() << "order must be a permutation of 0.." << rank - 1;
+    seen[o] = true;
+  }
+  return success();
 }
 
 void tessera::tile::registerTileKernelDialects(DialectRegistry &registry) {

@@ -12,6 +12,9 @@
 #include "dialect/TileDialect.h.inc"
 #include "dialect/TileEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "dialect/TileAttrs.h.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "dialect/TileTypes.h.inc"
 
@@ -19,8 +22,16 @@ namespace tessera::tile {
 
 /// A tile is a ranked tensor of rank >= 1 whose dimensions are static powers
 /// of two, with a float (f16, bf16, tf32, f32, f64) or signless integer
-/// element type.
+/// element type, and either no encoding (level 1) or a layout of the tile
+/// dialect of its rank (level 2).
 bool isTileType(mlir::Type type);
+
+/// The layout of a level-2 tile type (null at level 1).
+BlockedLayoutAttr getLayout(mlir::Type type);
+
+/// The name of the module attribute holding the warps per CTA of its
+/// kernels (level 2).
+inline constexpr const char *kNumWarpsAttrName = "tile.num_warps";
 
 /// True if `type` may be the element type of a tile or a view.
 bool isTileElementType(mlir::Type type);

@@ -433,6 +433,25 @@ OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// ConvertLayoutOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSource()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  // convert(convert(x)) -> convert(x).
+  if (auto inner = getSource().getDefiningOp<ConvertLayoutOp>()) {
+    if (inner.getSource().getType() == getType())
+      return inner.getSource();
+    getSourceMutable().assign(inner.getSource());
+    return getResult();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
 // GatherOp
 //===----------------------------------------------------------------------===//
 

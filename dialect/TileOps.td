@@ -320,6 +320,23 @@ def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
+    SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
+  let summary = "redistribute a level-2 tile to another layout";
+  let description = [{
+    The same tile values, held by the threads as `result`'s layout says.
+    Lowered through shared memory when the layouts differ.
+
+    ```mlir
+    %b = tile.convert_layout %a : tensor<64xf32, #l0> -> tensor<64xf32, #l1>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasFolder = 1;
+}
+
 def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
   let summary = "the 1-D tile [0, 1, ..., n-1]";
   let description = [{

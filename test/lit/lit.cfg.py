@@ -66,3 +66,12 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 for tool in ["tessera", "tile-run"]:
     if os.path.exists(os.path.join(config.tessera_tools_dir, tool)):
         config.available_features.add(tool)
+
+# CUDA's ptxas, when the toolkit is installed, checks the PTX we emit
+# (tests say `REQUIRES: ptxas`; without CUDA they are reported UNSUPPORTED).
+ptxas = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas")
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+llvm_config.add_tool_substitutions(
+    [ToolSubst("tile-compile", unresolved="ignore")], tool_dirs)

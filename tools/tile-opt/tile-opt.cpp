@@ -6,6 +6,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialect/TileDialect.h"
+#include "lowering/Compile.h"
+#include "lowering/LoweringPasses.h"
+#include "passes/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -14,8 +20,18 @@
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  mlir::registerSCFToControlFlowPass();
+  mlir::registerReconcileUnrealizedCastsPass();
+  tessera::tile::registerTilePasses();
+  tessera::lowering::registerTileLoweringPasses();
+  // The whole lowering, level-1 tile IR to the LLVM/NVVM dialects.
+  mlir::PassPipelineRegistration<>(
+      "tile-lower-to-llvm", "tile IR to the LLVM/NVVM dialects",
+      [](mlir::OpPassManager &pm) {
+        tessera::lowering::buildLoweringPipeline(pm, {});
+      });
   mlir::DialectRegistry registry;
-  tessera::tile::registerTileKernelDialects(registry);
+  tessera::lowering::registerLoweringDialects(registry);
   registry.insert<mlir::func::FuncDialect>();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Tessera tile compiler driver\n", registry));

@@ -1,0 +1,74 @@
+//===- LinearLayout.h - layouts as linear maps over index bits --*- C++ -*-===//
+//
+// A distributed layout maps (register, lane, warp) of a CTA to coordinates
+// of a tile. Every tile dimension is a power of two, so the map is linear
+// over GF(2): each input bit has a basis vector of coordinates, and the
+// coordinates of an input are the XOR of the bases of its set bits. Blocked
+// layouts (and later MMA layouts) are constructors; the lowering computes
+// addresses, masks and shared-memory exchanges from this one form.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_DIALECT_LINEARLAYOUT_H
+#define TESSERA_DIALECT_LINEARLAYOUT_H
+
+#include "dialect/TileDialect.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace tessera::tile {
+
+class LinearLayout {
+public:
+  enum InDim { Register = 0, Lane = 1, Warp = 2 };
+  using Coords = std::vector<int64_t>;
+
+  LinearLayout(std::vector<int64_t> shape,
+               std::array<std::vector<Coords>, 3> bases)
+      : shape_(std::move(shape)), bases_(std::move(bases)) {}
+
+  /// The linear layout of a blocked layout over a tile of `shape`.
+  static LinearLayout fromBlocked(BlockedLayoutAttr layout,
+                                  llvm::ArrayRef<int64_t> shape);
+
+  const std::vector<int64_t> &shape() const { return shape_; }
+  int64_t rank() const { return shape_.size(); }
+  const std::vector<Coords> &bases(InDim in) const { return bases_[in]; }
+  int numBits(InDim in) const { return bases_[in].size(); }
+  /// Registers each thread holds (copies included).
+  int64_t numRegisters() const { return int64_t(1) << numBits(Register); }
+
+  /// Coordinates of bit pattern `value` of input `in` alone.
+  Coords apply(InDim in, int64_t value) const;
+  /// Coordinates of (register, lane, warp).
+  Coords apply(int64_t reg, int64_t lane, int64_t warp) const;
+
+  /// True if input bit `bit` of `in` maps to the zero vector: threads (or
+  /// registers) that differ only in such bits hold the same element.
+  bool isBroadcastBit(InDim in, int bit) const;
+
+  /// A register holds a copy of a lower register's element when one of its
+  /// set bits is a broadcast bit.
+  bool isDuplicateRegister(int64_t reg) const;
+
+  /// Row-major linear index of coordinates in the tile.
+  int64_t linearIndex(const Coords &coords) const;
+
+private:
+  std::vector<int64_t> shape_;
+  std::array<std::vector<Coords>, 3> bases_;
+};
+
+/// The default blocked layout of a tile of `shape`: `vector` consecutive
+/// elements per thread along the last dimension (fewer if it is shorter),
+/// lanes and then warps filling the dimensions from the last, leftovers on
+/// the first.
+BlockedLayoutAttr defaultBlockedLayout(mlir::MLIRContext *context,
+                                       llvm::ArrayRef<int64_t> shape,
+                                       unsigned numWarps, unsigned vector = 8);
+
+} // namespace tessera::tile
+
+#endif // TESSERA_DIALECT_LINEARLAYOUT_H

@@ -1,0 +1,122 @@
+//===- Compile.cpp - the tile -> PTX pipeline ------------------------------===//
+
+#include "lowering/Compile.h"
+
+#include "dialect/TileOps.h"
+#include "lowering/LoweringPasses.h"
+#include "passes/Passes.h"
+
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace tessera::lowering {
+
+void registerLoweringDialects(DialectRegistry &registry) {
+  tile::registerTileKernelDialects(registry);
+  registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect, cf::ControlFlowDialect,
+                  index::IndexDialect, ub::UBDialect>();
+}
+
+void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
+  tile::TileAssignLayoutsOptions layouts;
+  layouts.numWarps = options.numWarps;
+  pm.addPass(tile::createTileAssignLayouts(layouts));
+  pm.addPass(tile::createTileRemoveLayoutConversions());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertTileToLLVM());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createTileFinalizeLLVM());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+static std::optional<rt::ScalarType> scalarTypeOf(Type t) {
+  if (t.isF16()) return rt::ScalarType::f16;
+  if (t.isBF16()) return rt::ScalarType::bf16;
+  if (t.isF32()) return rt::ScalarType::f32;
+  if (t.isF64()) return rt::ScalarType::f64;
+  if (t.isIndex()) return rt::ScalarType::index;
+  if (t.isInteger(1)) return rt::ScalarType::i1;
+  if (t.isInteger(8)) return rt::ScalarType::i8;
+  if (t.isInteger(16)) return rt::ScalarType::i16;
+  if (t.isInteger(32)) return rt::ScalarType::i32;
+  if (t.isInteger(64)) return rt::ScalarType::i64;
+  return std::nullopt;
+}
+
+FailureOr<CompiledModule> compileToPtx(ModuleOp module,
+                                       const CompileOptions &options,
+                                       std::string *error) {
+  if (options.target != "sm_90a" && options.target != "sm_80") {
+    if (error)
+      *error = "unsupported target '" + options.target +
+               "' (expected sm_90a or sm_80)";
+    return failure();
+  }
+  MLIRContext *ctx = module.getContext();
+  DialectRegistry registry;
+  registerLoweringDialects(registry);
+  ctx->appendDialectRegistry(registry);
+  ctx->loadAllAvailableDialects();
+
+  CompiledModule out;
+  // The kernels' parameter descriptions come from the tile signatures.
+  for (auto kernel : module.getOps<tile::KernelOp>()) {
+    rt::KernelInfo info;
+    info.name = kernel.getSymName().str();
+    info.target = options.target;
+    info.numWarps = options.numWarps;
+    for (auto [i, t] : llvm::enumerate(kernel.getFunctionType().getInputs())) {
+      rt::ArgInfo arg;
+      arg.name = "arg" + std::to_string(i);
+      if (auto view = dyn_cast<tile::ViewType>(t)) {
+        arg.kind = rt::ArgInfo::Kind::View;
+        arg.rank = view.getRank();
+        arg.type = *scalarTypeOf(view.getElementType());
+        arg.align = rt::scalarTypeSize(arg.type);
+      } else {
+        arg.kind = rt::ArgInfo::Kind::Scalar;
+        arg.type = *scalarTypeOf(t);
+      }
+      info.args.push_back(arg);
+    }
+    out.kernels.push_back(info);
+  }
+
+  OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
+  std::string diagnostics;
+  {
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << diag.getLocation() << ": " << diag.str() << "\n";
+      return success();
+    });
+    PassManager pm(ctx);
+    buildLoweringPipeline(pm, options);
+    if (failed(pm.run(*lowered))) {
+      if (error)
+        *error = "lowering failed:\n" + diagnostics;
+      return failure();
+    }
+  }
+  for (rt::KernelInfo &info : out.kernels)
+    if (auto fn = lowered->lookupSymbol<LLVM::LLVMFuncOp>(info.name))
+      if (auto bytes = fn->getAttrOfType<IntegerAttr>("tile.shared_bytes"))
+        info.sharedBytes = int(bytes.getInt());
+  FailureOr<std::string> ptx = emitPtx(*lowered, options.target, error);
+  if (failed(ptx))
+    return failure();
+  out.ptx = *ptx;
+  return out;
+}
+
+} // namespace tessera::lowering

@@ -1,0 +1,49 @@
+//===- Compile.h - tile IR to PTX, in process -------------------*- C++ -*-===//
+
+#ifndef TESSERA_LOWERING_COMPILE_H
+#define TESSERA_LOWERING_COMPILE_H
+
+#include "runtime/KernelInfo.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+#include <vector>
+
+namespace tessera::lowering {
+
+struct CompileOptions {
+  std::string target = "sm_90a"; // or "sm_80"
+  unsigned numWarps = 4;
+};
+
+struct CompiledModule {
+  std::string ptx;
+  std::vector<rt::KernelInfo> kernels; // one per tile.kernel
+};
+
+/// Adds the lowering pipeline, level 1 (or 2) tile IR -> LLVM/NVVM dialect.
+void buildLoweringPipeline(mlir::OpPassManager &pm,
+                           const CompileOptions &options);
+
+/// PTX of a module in the LLVM/NVVM dialects, through LLVM's NVPTX backend.
+mlir::FailureOr<std::string> emitPtx(mlir::ModuleOp module,
+                                     const std::string &chip,
+                                     std::string *error);
+
+/// Compiles every kernel of `module` (left untouched: a clone is lowered)
+/// to PTX for `options.target`, with each kernel's parameter description.
+/// Diagnostics (verifier errors, unsupported ops, LLVM errors) go to
+/// `error`.
+mlir::FailureOr<CompiledModule> compileToPtx(mlir::ModuleOp module,
+                                             const CompileOptions &options,
+                                             std::string *error);
+
+/// Registers the dialects and translations the lowering needs.
+void registerLoweringDialects(mlir::DialectRegistry &registry);
+
+} // namespace tessera::lowering
+
+#endif // TESSERA_LOWERING_COMPILE_H

@@ -1,0 +1,76 @@
+//===- ConvertTileToLLVM.cpp - level-2 tile IR to LLVM/NVVM ----------------===//
+
+#include "lowering/LoweringPasses.h"
+#include "lowering/Patterns.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace tessera::lowering {
+#define GEN_PASS_DEF_CONVERTTILETOLLVM
+#include "lowering/Passes.h.inc"
+
+using namespace mlir;
+
+namespace {
+
+bool hasTileTypes(Operation *op) {
+  auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
+  return llvm::any_of(op->getOperandTypes(), isTile) ||
+         llvm::any_of(op->getResultTypes(), isTile);
+}
+
+struct ConvertTileToLLVMPass
+    : impl::ConvertTileToLLVMBase<ConvertTileToLLVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    // Every tile must have a layout by now.
+    WalkResult missing = module.walk([](Operation *op) {
+      for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                             op->getResultTypes()))
+        if (isa<RankedTensorType>(t) && !tile::getLayout(t)) {
+          op->emitOpError("has a tile without a layout; run "
+                          "tile-assign-layouts first");
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (missing.wasInterrupted())
+      return signalPassFailure();
+
+    // The shared-memory scratch of a kernel is the largest any op needs.
+    module.walk([&](tile::KernelOp kernel) {
+      int64_t bytes = 0;
+      kernel.walk([&](Operation *op) {
+        bytes = std::max(bytes, sharedScratchBytes(op));
+      });
+      kernel->setAttr("tile.shared_bytes",
+                      IntegerAttr::get(IntegerType::get(ctx, 64), bytes));
+    });
+
+    TileTypeConverter converter(ctx);
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    target.addIllegalDialect<tile::TileDialect>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+        [](Operation *op) { return !hasTileTypes(op); });
+    target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
+
+    RewritePatternSet patterns(ctx);
+    populateKernelToLLVMPatterns(converter, patterns);
+    populateMemoryToLLVMPatterns(converter, patterns);
+    populateElementwiseToLLVMPatterns(converter, patterns);
+    populateExchangeToLLVMPatterns(converter, patterns);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace tessera::lowering

@@ -1,0 +1,194 @@
+//===- ElementwiseToLLVM.cpp - per-register tile computation ---------------===//
+//
+// Elementwise arith/math ops on tiles become the same ops on each register
+// (operands and result share one layout); constant tiles, splat and iota
+// produce each register's element directly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/Patterns.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+
+namespace tessera::lowering {
+namespace {
+
+/// Any arith/math op with the Elementwise trait and tile results.
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(TileTypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
+        !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !tile::getLayout(type))
+      return failure();
+    for (Value v : op->getOperands())
+      if (tile::getLayout(v.getType()) != tile::getLayout(type))
+        return rewriter.notifyMatchFailure(op, "operand layouts differ");
+    Location loc = op->getLoc();
+    Type resultStruct = getTypeConverter()->convertType(type);
+    Type element = TileTypeConverter::registerElementType(type.getElementType());
+    int64_t n = cast<LLVM::LLVMStructType>(resultStruct).getBody().size();
+    SmallVector<Value> results;
+    for (int64_t r = 0; r < n; ++r) {
+      SmallVector<Value> scalars;
+      for (Value v : operands)
+        scalars.push_back(extract(rewriter, loc, v, r));
+      OperationState state(loc, op->getName());
+      state.addOperands(scalars);
+      state.addTypes(element);
+      state.addAttributes(op->getAttrs());
+      results.push_back(rewriter.create(state)->getResult(0));
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc, resultStruct, results));
+    return success();
+  }
+};
+
+/// A constant tile: splats are one scalar; other constants live in a global
+/// array read at each register's linear index.
+struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !tile::getLayout(type))
+      return failure();
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense)
+      return rewriter.notifyMatchFailure(op, "not a dense constant");
+    Location loc = op.getLoc();
+    Type structType = getTypeConverter()->convertType(type);
+    Type element = TileTypeConverter::registerElementType(type.getElementType());
+    tile::LinearLayout layout = layoutOf(type);
+    SmallVector<Value> values;
+    if (dense.isSplat()) {
+      Attribute v = dense.getSplatValue<Attribute>();
+      Value c;
+      if (auto f = dyn_cast<FloatAttr>(v))
+        c = LLVM::ConstantOp::create(
+            rewriter, loc, element,
+            rewriter.getFloatAttr(element, f.getValueAsDouble()));
+      else
+        c = LLVM::ConstantOp::create(
+            rewriter, loc, element,
+            rewriter.getIntegerAttr(element,
+                                    cast<IntegerAttr>(v).getValue()));
+      values.assign(layout.numRegisters(), c);
+    } else {
+      // A global array of the values in row-major order (i1 as i8).
+      auto module = op->getParentOfType<ModuleOp>();
+      Type memType = element.isInteger(1) ? rewriter.getI8Type() : element;
+      auto flatType = RankedTensorType::get({type.getNumElements()},
+                                            type.getElementType());
+      DenseElementsAttr flat = dense.reshape(flatType);
+      if (element != type.getElementType() || element.isInteger(1)) {
+        // tf32 holds f32 values; i1 is stored as bytes.
+        SmallVector<Attribute> converted;
+        for (Attribute a : flat.getValues<Attribute>()) {
+          if (auto f = dyn_cast<FloatAttr>(a))
+            converted.push_back(
+                rewriter.getFloatAttr(memType, f.getValueAsDouble()));
+          else
+            converted.push_back(rewriter.getIntegerAttr(
+                memType, cast<IntegerAttr>(a).getValue().getZExtValue()));
+        }
+        flat = DenseElementsAttr::get(
+            RankedTensorType::get({type.getNumElements()}, memType),
+            converted);
+      }
+      std::string name;
+      unsigned id = 0;
+      do
+        name = "tile_cst_" + std::to_string(id++);
+      while (module.lookupSymbol(name));
+      auto arrayType = LLVM::LLVMArrayType::get(memType, type.getNumElements());
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(module.getBody());
+        LLVM::GlobalOp::create(rewriter, loc, arrayType, /*isConstant=*/true,
+                               LLVM::Linkage::Internal, name, flat,
+                               /*alignment=*/16, kGlobalSpace);
+      }
+      Value base = LLVM::AddressOfOp::create(
+          rewriter, loc,
+          LLVM::LLVMPointerType::get(rewriter.getContext(), kGlobalSpace),
+          name);
+      Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+      for (int64_t r = 0; r < layout.numRegisters(); ++r) {
+        SmallVector<Value> coords =
+            registerCoords(rewriter, loc, layout, r, lane, warp);
+        Value index = linearize(rewriter, loc, coords, layout.shape());
+        Value ptr = LLVM::GEPOp::create(rewriter, loc, base.getType(), memType,
+                                        base, ValueRange{index});
+        Value v = LLVM::LoadOp::create(rewriter, loc, memType, ptr);
+        if (element.isInteger(1))
+          v = LLVM::TruncOp::create(rewriter, loc, element, v);
+        values.push_back(v);
+      }
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc, structType, values));
+    return success();
+  }
+};
+
+struct SplatLowering : OpConversionPattern<tile::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type structType = getTypeConverter()->convertType(op.getType());
+    if (!structType)
+      return failure();
+    int64_t n = cast<LLVM::LLVMStructType>(structType).getBody().size();
+    SmallVector<Value> values(n, adaptor.getValue());
+    rewriter.replaceOp(op, packStruct(rewriter, op.getLoc(), structType,
+                                      values));
+    return success();
+  }
+};
+
+struct IotaLowering : OpConversionPattern<tile::IotaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::IotaOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type structType = getTypeConverter()->convertType(op.getType());
+    if (!structType)
+      return failure();
+    Location loc = op.getLoc();
+    tile::LinearLayout layout = layoutOf(op.getType());
+    Type element = op.getType().getElementType();
+    Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+    SmallVector<Value> values;
+    for (int64_t r = 0; r < layout.numRegisters(); ++r) {
+      Value c = registerCoords(rewriter, loc, layout, r, lane, warp)[0];
+      if (element.getIntOrFloatBitWidth() < 64)
+        c = LLVM::TruncOp::create(rewriter, loc, element, c);
+      values.push_back(c);
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc, structType, values));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateElementwiseToLLVMPatterns(TileTypeConverter &converter,
+                                       RewritePatternSet &patterns) {
+  patterns.add<ElementwiseLowering>(converter, patterns.getContext());
+  patterns.add<ConstantLowering, SplatLowering, IotaLowering>(
+      converter, patterns.getContext());
+}
+
+} // namespace tessera::lowering

@@ -1,0 +1,412 @@
+//===- ExchangeToLLVM.cpp - ops that move tile elements between threads ----===//
+//
+// The general, correct path: the source tile goes to shared memory in
+// row-major order (each thread writes the elements it holds), then each
+// thread reads what its result registers need. convert_layout, reshape,
+// broadcast and permute are index maps; gather reads through the index
+// tile; reduce and scan combine along the axis in index order (as the
+// interpreter does, so results agree bit for bit); mma accumulates
+// products in f32 with fma (the non-Tensor-Core path). Every exchange is
+// fenced by barriers, so one scratch area serves every op of a kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/Patterns.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace tessera::lowering {
+
+int64_t sharedScratchBytes(Operation *op) {
+  auto bytesOf = [](Type t) {
+    auto tensor = cast<RankedTensorType>(t);
+    Type e = tensor.getElementType();
+    return tensor.getNumElements() * elementBytes(e);
+  };
+  if (auto mma = dyn_cast<tile::MmaOp>(op))
+    return bytesOf(mma.getA().getType()) + bytesOf(mma.getB().getType());
+  if (isa<tile::ConvertLayoutOp, tile::ReshapeOp, tile::BroadcastOp,
+          tile::PermuteOp, tile::GatherOp, tile::ReduceOp, tile::ScanOp>(op))
+    return bytesOf(op->getOperand(0).getType());
+  return 0;
+}
+
+namespace {
+
+/// for k in [lo, hi): acc = body(k, acc), as an scf.for over i64.
+Value emitLoop(OpBuilder &b, Location loc, Value lo, Value hi, Value init,
+               function_ref<Value(OpBuilder &, Location, Value, Value)> body) {
+  Value step = i64Const(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, lo, hi, step, ValueRange{init},
+      [&](OpBuilder &nb, Location nl, Value k, ValueRange args) {
+        scf::YieldOp::create(nb, nl, body(nb, nl, k, args[0]));
+      });
+  return loop.getResult(0);
+}
+
+/// Writes `source` (in its layout) to shared memory and returns the base.
+Value toShared(ConversionPatternRewriter &rewriter, Location loc,
+               Operation *anchor, RankedTensorType type, Value source,
+               Value lane, Value warp) {
+  Value base = sharedMemoryBase(rewriter, loc, anchor);
+  barrier(rewriter, loc); // earlier readers of the scratch are done
+  storeTileToShared(rewriter, loc, base, layoutOf(type),
+                    TileTypeConverter::registerElementType(
+                        type.getElementType()),
+                    source, lane, warp);
+  return base;
+}
+
+/// A pure index map: result element at `coords` is source element
+/// `sourceIndex(coords)` (a row-major linear index into the source).
+LogicalResult lowerIndexMap(
+    Operation *op, Value source, RankedTensorType sourceType,
+    RankedTensorType resultType, const TypeConverter *converter,
+    ConversionPatternRewriter &rewriter,
+    function_ref<Value(OpBuilder &, Location, ArrayRef<Value>, int64_t)>
+        sourceIndex) {
+  if (!tile::getLayout(sourceType) || !tile::getLayout(resultType))
+    return rewriter.notifyMatchFailure(op, "tiles have no layout");
+  Location loc = op->getLoc();
+  Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+  Value base = toShared(rewriter, loc, op, sourceType, source, lane, warp);
+  tile::LinearLayout out = layoutOf(resultType);
+  Type element =
+      TileTypeConverter::registerElementType(resultType.getElementType());
+  SmallVector<Value> values;
+  for (int64_t r = 0; r < out.numRegisters(); ++r) {
+    SmallVector<Value> coords = registerCoords(rewriter, loc, out, r, lane, warp);
+    values.push_back(loadShared(rewriter, loc, base, element,
+                                sourceIndex(rewriter, loc, coords, r)));
+  }
+  rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                    converter->convertType(resultType),
+                                    values));
+  return success();
+}
+
+/// True if two layouts of tiles with the same row-major element order put
+/// every element in the same register of the same thread.
+bool sameRowMajorPlacement(const tile::LinearLayout &a,
+                           const tile::LinearLayout &b) {
+  for (int in = 0; in < 3; ++in) {
+    auto dim = tile::LinearLayout::InDim(in);
+    if (a.numBits(dim) != b.numBits(dim))
+      return false;
+    for (int bit = 0; bit < a.numBits(dim); ++bit)
+      if (a.linearIndex(a.bases(dim)[bit]) != b.linearIndex(b.bases(dim)[bit]))
+        return false;
+  }
+  return true;
+}
+
+struct ConvertLayoutLowering : OpConversionPattern<tile::ConvertLayoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSource().getType(), dst = op.getType();
+    if (tile::getLayout(src) && tile::getLayout(dst) &&
+        sameRowMajorPlacement(layoutOf(src), layoutOf(dst))) {
+      rewriter.replaceOp(op, adaptor.getSource());
+      return success();
+    }
+    return lowerIndexMap(op, adaptor.getSource(), src, dst, getTypeConverter(),
+                         rewriter,
+                         [&](OpBuilder &b, Location loc, ArrayRef<Value> c,
+                             int64_t) { return linearize(b, loc, c, dst.getShape()); });
+  }
+};
+
+struct ReshapeLowering : OpConversionPattern<tile::ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSource().getType(), dst = op.getType();
+    // Row-major order is what reshape keeps: free when both layouts place
+    // the linear index the same way.
+    if (tile::getLayout(src) && tile::getLayout(dst) &&
+        sameRowMajorPlacement(layoutOf(src), layoutOf(dst))) {
+      rewriter.replaceOp(op, adaptor.getSource());
+      return success();
+    }
+    return lowerIndexMap(op, adaptor.getSource(), src, dst, getTypeConverter(),
+                         rewriter,
+                         [&](OpBuilder &b, Location loc, ArrayRef<Value> c,
+                             int64_t) { return linearize(b, loc, c, dst.getShape()); });
+  }
+};
+
+struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSource().getType(), dst = op.getType();
+    return lowerIndexMap(
+        op, adaptor.getSource(), src, dst, getTypeConverter(), rewriter,
+        [&](OpBuilder &b, Location loc, ArrayRef<Value> c, int64_t) {
+          SmallVector<Value> s;
+          for (int64_t d = 0; d < src.getRank(); ++d)
+            s.push_back(src.getDimSize(d) == 1 ? i64Const(b, loc, 0) : c[d]);
+          return linearize(b, loc, s, src.getShape());
+        });
+  }
+};
+
+struct PermuteLowering : OpConversionPattern<tile::PermuteOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::PermuteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSource().getType(), dst = op.getType();
+    ArrayRef<int64_t> perm = op.getPermutation();
+    return lowerIndexMap(
+        op, adaptor.getSource(), src, dst, getTypeConverter(), rewriter,
+        [&](OpBuilder &b, Location loc, ArrayRef<Value> c, int64_t) {
+          SmallVector<Value> s(src.getRank());
+          for (size_t i = 0; i < perm.size(); ++i)
+            s[perm[i]] = c[i];
+          return linearize(b, loc, s, src.getShape());
+        });
+  }
+};
+
+struct GatherLowering : OpConversionPattern<tile::GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSource().getType(), dst = op.getType();
+    if (tile::getLayout(op.getIndices().getType()) != tile::getLayout(dst))
+      return rewriter.notifyMatchFailure(op, "indices and result layouts differ");
+    int64_t axis = op.getAxis();
+    Value indices = adaptor.getIndices();
+    return lowerIndexMap(
+        op, adaptor.getSource(), src, dst, getTypeConverter(), rewriter,
+        [&](OpBuilder &b, Location loc, ArrayRef<Value> c, int64_t reg) {
+          Value idx = extract(b, loc, indices, reg);
+          if (idx.getType().getIntOrFloatBitWidth() < 64)
+            idx = LLVM::SExtOp::create(b, loc, b.getI64Type(), idx);
+          SmallVector<Value> s(c.begin(), c.end());
+          s[axis] = idx;
+          return linearize(b, loc, s, src.getShape());
+        });
+  }
+};
+
+/// acc (op) x for a combine kind.
+Value combine(OpBuilder &b, Location loc, tile::CombineKind kind, Value acc,
+              Value x) {
+  bool isFloat = isa<FloatType>(acc.getType());
+  switch (kind) {
+  case tile::CombineKind::sum:
+    return isFloat ? Value(LLVM::FAddOp::create(b, loc, acc, x))
+                   : Value(LLVM::AddOp::create(b, loc, acc, x));
+  case tile::CombineKind::prod:
+    return isFloat ? Value(LLVM::FMulOp::create(b, loc, acc, x))
+                   : Value(LLVM::MulOp::create(b, loc, acc, x));
+  case tile::CombineKind::max:
+    return isFloat ? Value(LLVM::MaximumOp::create(b, loc, acc, x))
+                   : Value(LLVM::SMaxOp::create(b, loc, acc, x));
+  case tile::CombineKind::min:
+    return isFloat ? Value(LLVM::MinimumOp::create(b, loc, acc, x))
+                   : Value(LLVM::SMinOp::create(b, loc, acc, x));
+  }
+  return acc;
+}
+
+/// The element at `coords` with `axis` replaced, from shared memory.
+Value loadAlong(OpBuilder &b, Location loc, Value base, Type element,
+                ArrayRef<Value> coords, int64_t axis, Value k,
+                ArrayRef<int64_t> shape) {
+  SmallVector<Value> s(coords.begin(), coords.end());
+  s[axis] = k;
+  return loadShared(b, loc, base, element, linearize(b, loc, s, shape));
+}
+
+struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSource().getType(), dst = op.getType();
+    if (!tile::getLayout(src) || !tile::getLayout(dst))
+      return failure();
+    Location loc = op.getLoc();
+    Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+    Value base = toShared(rewriter, loc, op, src, adaptor.getSource(), lane, warp);
+    Type element = TileTypeConverter::registerElementType(src.getElementType());
+    tile::LinearLayout out = layoutOf(dst);
+    int64_t axis = op.getAxis();
+    SmallVector<Value> values;
+    for (int64_t r = 0; r < out.numRegisters(); ++r) {
+      SmallVector<Value> c = registerCoords(rewriter, loc, out, r, lane, warp);
+      Value first = loadAlong(rewriter, loc, base, element, c, axis,
+                              i64Const(rewriter, loc, 0), src.getShape());
+      values.push_back(emitLoop(
+          rewriter, loc, i64Const(rewriter, loc, 1),
+          i64Const(rewriter, loc, src.getDimSize(axis)), first,
+          [&](OpBuilder &b, Location l, Value k, Value acc) {
+            return combine(b, l, op.getKind(), acc,
+                           loadAlong(b, l, base, element, c, axis, k,
+                                     src.getShape()));
+          }));
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                      getTypeConverter()->convertType(dst),
+                                      values));
+    return success();
+  }
+};
+
+struct ScanLowering : OpConversionPattern<tile::ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    if (!tile::getLayout(type))
+      return failure();
+    Location loc = op.getLoc();
+    Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+    Value base =
+        toShared(rewriter, loc, op, type, adaptor.getSource(), lane, warp);
+    Type element = TileTypeConverter::registerElementType(type.getElementType());
+    tile::LinearLayout layout = layoutOf(type);
+    int64_t axis = op.getAxis(), n = type.getDimSize(axis);
+    SmallVector<Value> values;
+    for (int64_t r = 0; r < layout.numRegisters(); ++r) {
+      SmallVector<Value> c = registerCoords(rewriter, loc, layout, r, lane, warp);
+      Value i = c[axis];
+      // Forward: combine 0..i in order; reverse: n-1 down to i, walked as
+      // j = n-1-k for k in [0, n-1-i].
+      Value first, count;
+      if (!op.getReverse()) {
+        first = loadAlong(rewriter, loc, base, element, c, axis,
+                          i64Const(rewriter, loc, 0), type.getShape());
+        count = LLVM::AddOp::create(rewriter, loc, i,
+                                    i64Const(rewriter, loc, 1));
+      } else {
+        first = loadAlong(rewriter, loc, base, element, c, axis,
+                          i64Const(rewriter, loc, n - 1), type.getShape());
+        count = LLVM::SubOp::create(rewriter, loc,
+                                    i64Const(rewriter, loc, n), i);
+      }
+      bool reverse = op.getReverse();
+      values.push_back(emitLoop(
+          rewriter, loc, i64Const(rewriter, loc, 1), count, first,
+          [&](OpBuilder &b, Location l, Value k, Value acc) {
+            Value j = reverse ? Value(LLVM::SubOp::create(
+                                    b, l, i64Const(b, l, n - 1), k))
+                              : k;
+            return combine(b, l, op.getKind(), acc,
+                           loadAlong(b, l, base, element, c, axis, j,
+                                     type.getShape()));
+          }));
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                      getTypeConverter()->convertType(type),
+                                      values));
+    return success();
+  }
+};
+
+/// f32 value of an mma input, rounded as the precision asks.
+Value mmaInput(OpBuilder &b, Location loc, Value v, bool roundToTF32) {
+  if (!v.getType().isF32())
+    v = LLVM::FPExtOp::create(b, loc, b.getF32Type(), v);
+  if (!roundToTF32)
+    return v;
+  // cvt.rna.tf32.f32 keeps the result in a 32-bit register.
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, b.getI32Type(), ValueRange{v}, "cvt.rna.tf32.f32 $0, $1;",
+      "=r,f", false, false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr(), ArrayAttr());
+  return LLVM::BitcastOp::create(b, loc, b.getF32Type(), op.getResult(0));
+}
+
+struct MmaLowering : OpConversionPattern<tile::MmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType a = op.getA().getType(), bt = op.getB().getType(),
+                     c = op.getAcc().getType();
+    if (!tile::getLayout(a) || !tile::getLayout(bt) || !tile::getLayout(c))
+      return failure();
+    if (tile::getLayout(c) != tile::getLayout(op.getType()))
+      return rewriter.notifyMatchFailure(op, "accumulator layout differs");
+    Location loc = op.getLoc();
+    Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+    Value base = sharedMemoryBase(rewriter, loc, op);
+    barrier(rewriter, loc);
+    Type inType = TileTypeConverter::registerElementType(a.getElementType());
+    Type memType = inType;
+    // A at the start of the scratch, B after it.
+    int64_t aBytes = a.getNumElements() * elementBytes(memType);
+    Value bBase = LLVM::GEPOp::create(
+        rewriter, loc, base.getType(), rewriter.getI8Type(), base,
+        ValueRange{i64Const(rewriter, loc, aBytes)});
+    storeTileToShared(rewriter, loc, base, layoutOf(a), inType,
+                      adaptor.getA(), lane, warp);
+    storeTileToShared(rewriter, loc, bBase, layoutOf(bt), inType,
+                      adaptor.getB(), lane, warp);
+    bool isF32 = a.getElementType().isF32();
+    tile::MmaPrecision precision =
+        op.getPrecision().value_or(tile::MmaPrecision::tf32);
+    bool tf32 = isF32 && precision == tile::MmaPrecision::tf32;
+    bool tf32x3 = isF32 && precision == tile::MmaPrecision::tf32x3;
+    int64_t M = a.getDimSize(0), K = a.getDimSize(1), N = bt.getDimSize(1);
+    tile::LinearLayout out = layoutOf(c);
+    SmallVector<Value> values;
+    for (int64_t r = 0; r < out.numRegisters(); ++r) {
+      SmallVector<Value> ij = registerCoords(rewriter, loc, out, r, lane, warp);
+      Value acc = extract(rewriter, loc, adaptor.getAcc(), r);
+      Value aRow = LLVM::MulOp::create(rewriter, loc, ij[0],
+                                       i64Const(rewriter, loc, K));
+      values.push_back(emitLoop(
+          rewriter, loc, i64Const(rewriter, loc, 0),
+          i64Const(rewriter, loc, K), acc,
+          [&](OpBuilder &b, Location l, Value k, Value sum) {
+            Value av = loadShared(b, l, base, memType,
+                                  LLVM::AddOp::create(b, l, aRow, k));
+            Value bIndex = LLVM::AddOp::create(
+                b, l, LLVM::MulOp::create(b, l, k, i64Const(b, l, N)), ij[1]);
+            Value bv = loadShared(b, l, bBase, memType, bIndex);
+            if (tf32x3) {
+              // x = big + small, both tf32; three products, small*small
+              // dropped.
+              Value ab = mmaInput(b, l, av, true), bb = mmaInput(b, l, bv, true);
+              Value as = mmaInput(b, l, LLVM::FSubOp::create(b, l, av, ab), true);
+              Value bs = mmaInput(b, l, LLVM::FSubOp::create(b, l, bv, bb), true);
+              sum = LLVM::FMAOp::create(b, l, as, bb, sum);
+              sum = LLVM::FMAOp::create(b, l, ab, bs, sum);
+              return Value(LLVM::FMAOp::create(b, l, ab, bb, sum));
+            }
+            return Value(LLVM::FMAOp::create(b, l, mmaInput(b, l, av, tf32),
+                                             mmaInput(b, l, bv, tf32), sum));
+          }));
+    }
+    (void)M;
+    rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                      getTypeConverter()->convertType(c),
+                                      values));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateExchangeToLLVMPatterns(TileTypeConverter &converter,
+                                    RewritePatternSet &patterns) {
+  patterns.add<ConvertLayoutLowering, ReshapeLowering, BroadcastLowering,
+               PermuteLowering, GatherLowering, ReduceLowering, ScanLowering,
+               MmaLowering>(converter, patterns.getContext());
+}
+
+} // namespace tessera::lowering

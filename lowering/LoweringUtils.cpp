@@ -1,0 +1,313 @@
+//===- LoweringUtils.cpp - helpers of the tile -> LLVM/NVVM lowering -------===//
+
+#include "lowering/LoweringUtils.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+
+namespace tessera::lowering {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+static LowerToLLVMOptions indexAs64Bits(MLIRContext *context) {
+  LowerToLLVMOptions options(context);
+  options.overrideIndexBitwidth(64);
+  return options;
+}
+
+TileTypeConverter::TileTypeConverter(MLIRContext *context)
+    : LLVMTypeConverter(context, indexAs64Bits(context)) {
+  addConversion([](FloatTF32Type type) -> Type {
+    return Float32Type::get(type.getContext());
+  });
+  addConversion([this](RankedTensorType type) -> std::optional<Type> {
+    if (!tile::getLayout(type))
+      return std::nullopt; // level-1 tiles have no register form
+    tile::LinearLayout layout = layoutOf(type);
+    Type element = registerElementType(type.getElementType());
+    SmallVector<Type> fields(layout.numRegisters(), element);
+    return LLVM::LLVMStructType::getLiteral(type.getContext(), fields);
+  });
+  addConversion([](tile::ViewType type) -> Type {
+    MLIRContext *ctx = type.getContext();
+    SmallVector<Type> fields = {LLVM::LLVMPointerType::get(ctx, kGlobalSpace)};
+    fields.append(2 * type.getRank(), IntegerType::get(ctx, 64));
+    return LLVM::LLVMStructType::getLiteral(ctx, fields);
+  });
+}
+
+Type TileTypeConverter::registerElementType(Type elementType) {
+  if (isa<FloatTF32Type>(elementType))
+    return Float32Type::get(elementType.getContext());
+  return elementType;
+}
+
+tile::LinearLayout layoutOf(RankedTensorType type) {
+  return tile::LinearLayout::fromBlocked(tile::getLayout(type),
+                                         type.getShape());
+}
+
+int64_t elementBytes(Type type) {
+  if (type.isInteger(1))
+    return 1;
+  return (type.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+Value i32Const(OpBuilder &b, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                  b.getI32IntegerAttr(int32_t(value)));
+}
+
+Value i64Const(OpBuilder &b, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                  b.getI64IntegerAttr(value));
+}
+
+Value scalarConst(OpBuilder &b, Location loc, Type type, double value) {
+  if (auto ft = dyn_cast<FloatType>(type))
+    return LLVM::ConstantOp::create(b, loc, type, b.getFloatAttr(ft, value));
+  return LLVM::ConstantOp::create(b, loc, type,
+                                  b.getIntegerAttr(type, int64_t(value)));
+}
+
+Value threadId(OpBuilder &b, Location loc) {
+  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+
+Value laneId(OpBuilder &b, Location loc) {
+  return LLVM::AndOp::create(b, loc, threadId(b, loc), i32Const(b, loc, 31));
+}
+
+Value warpId(OpBuilder &b, Location loc) {
+  return LLVM::LShrOp::create(b, loc, threadId(b, loc), i32Const(b, loc, 5));
+}
+
+/// XOR of the bases of the set bits of a run-time input value, per
+/// dimension (i64).
+static SmallVector<Value> runtimeCoords(OpBuilder &b, Location loc,
+                                        const tile::LinearLayout &layout,
+                                        tile::LinearLayout::InDim in,
+                                        Value input) {
+  SmallVector<Value> coords;
+  for (int64_t d = 0; d < layout.rank(); ++d) {
+    Value acc = i64Const(b, loc, 0);
+    for (int bit = 0; bit < layout.numBits(in); ++bit) {
+      int64_t basis = layout.bases(in)[bit][d];
+      if (basis == 0)
+        continue;
+      Value set = LLVM::AndOp::create(b, loc, input,
+                                      i32Const(b, loc, int64_t(1) << bit));
+      Value isSet = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, set,
+                                         i32Const(b, loc, 0));
+      Value term = LLVM::SelectOp::create(b, loc, isSet,
+                                          i64Const(b, loc, basis),
+                                          i64Const(b, loc, 0));
+      acc = LLVM::XOrOp::create(b, loc, acc, term);
+    }
+    coords.push_back(acc);
+  }
+  return coords;
+}
+
+SmallVector<Value> registerCoords(OpBuilder &b, Location loc,
+                                  const tile::LinearLayout &layout,
+                                  int64_t reg, Value lane, Value warp) {
+  tile::LinearLayout::Coords regPart =
+      layout.apply(tile::LinearLayout::Register, reg);
+  SmallVector<Value> lanePart =
+      runtimeCoords(b, loc, layout, tile::LinearLayout::Lane, lane);
+  SmallVector<Value> warpPart =
+      runtimeCoords(b, loc, layout, tile::LinearLayout::Warp, warp);
+  SmallVector<Value> coords;
+  for (int64_t d = 0; d < layout.rank(); ++d) {
+    Value c = LLVM::XOrOp::create(b, loc, lanePart[d], warpPart[d]);
+    coords.push_back(
+        LLVM::XOrOp::create(b, loc, c, i64Const(b, loc, regPart[d])));
+  }
+  return coords;
+}
+
+Value isOwner(OpBuilder &b, Location loc, const tile::LinearLayout &layout,
+              Value lane, Value warp) {
+  auto mask = [&](tile::LinearLayout::InDim in) {
+    int64_t m = 0;
+    for (int bit = 0; bit < layout.numBits(in); ++bit)
+      if (layout.isBroadcastBit(in, bit))
+        m |= int64_t(1) << bit;
+    return m;
+  };
+  Value copyBits = LLVM::OrOp::create(
+      b, loc,
+      LLVM::AndOp::create(b, loc, lane,
+                          i32Const(b, loc, mask(tile::LinearLayout::Lane))),
+      LLVM::AndOp::create(b, loc, warp,
+                          i32Const(b, loc, mask(tile::LinearLayout::Warp))));
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, copyBits,
+                              i32Const(b, loc, 0));
+}
+
+Value extract(OpBuilder &b, Location loc, Value structValue, int64_t i) {
+  return LLVM::ExtractValueOp::create(b, loc, structValue, i);
+}
+
+Value packStruct(OpBuilder &b, Location loc, Type structType,
+                 ArrayRef<Value> elements) {
+  Value result = LLVM::UndefOp::create(b, loc, structType);
+  for (auto [i, e] : llvm::enumerate(elements))
+    result = LLVM::InsertValueOp::create(b, loc, result, e, int64_t(i));
+  return result;
+}
+
+SmallVector<Value> unpackStruct(OpBuilder &b, Location loc,
+                                Value structValue) {
+  auto type = cast<LLVM::LLVMStructType>(structValue.getType());
+  SmallVector<Value> out;
+  for (size_t i = 0; i < type.getBody().size(); ++i)
+    out.push_back(extract(b, loc, structValue, i));
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+Value sharedMemoryBase(OpBuilder &b, Location loc, Operation *anchor) {
+  auto module = anchor->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = b.getContext();
+  if (!module.lookupSymbol(kSharedMemorySymbol)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
+    LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/false,
+                           LLVM::Linkage::External, kSharedMemorySymbol,
+                           Attribute(), /*alignment=*/16, kSharedSpace);
+  }
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, kSharedSpace),
+      kSharedMemorySymbol);
+}
+
+void barrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
+
+/// The integer type and PTX register class of a memory element.
+static std::pair<Type, StringRef> bitsOf(OpBuilder &b, Type elementType) {
+  switch (elementBytes(elementType)) {
+  case 1:
+  case 2:
+    return {b.getI16Type(), "h"};
+  case 4:
+    return {b.getI32Type(), "r"};
+  default:
+    return {b.getI64Type(), "l"};
+  }
+}
+
+static Value toBits(OpBuilder &b, Location loc, Value v, Type bitsType) {
+  Type t = v.getType();
+  if (isa<FloatType>(t))
+    return LLVM::BitcastOp::create(b, loc, bitsType, v);
+  if (t.getIntOrFloatBitWidth() < bitsType.getIntOrFloatBitWidth())
+    return LLVM::ZExtOp::create(b, loc, bitsType, v);
+  return v;
+}
+
+static Value fromBits(OpBuilder &b, Location loc, Value bits, Type type) {
+  if (isa<FloatType>(type))
+    return LLVM::BitcastOp::create(b, loc, type, bits);
+  if (type.isInteger(1))
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, bits,
+                                scalarConst(b, loc, bits.getType(), 0));
+  if (type.getIntOrFloatBitWidth() < bits.getType().getIntOrFloatBitWidth())
+    return LLVM::TruncOp::create(b, loc, type, bits);
+  return bits;
+}
+
+Value predicatedLoad(OpBuilder &b, Location loc, Type elementType, Value ptr,
+                     Value pred, Value other) {
+  auto [bitsType, cls] = bitsOf(b, elementType);
+  int64_t bytes = elementBytes(elementType);
+  std::string width = bytes == 1 ? "u8" : "b" + std::to_string(8 * bytes);
+  std::string movWidth = bytes == 1 ? "b16" : "b" + std::to_string(8 * bytes);
+  std::string asmText = "mov." + movWidth + " $0, $2;\n\t@$3 ld.global." +
+                        width + " $0, [$1];";
+  std::string constraints =
+      "=" + cls.str() + ",l," + cls.str() + ",b";
+  Value otherBits = toBits(b, loc, other, bitsType);
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, bitsType, ValueRange{ptr, otherBits, pred}, asmText,
+      constraints, /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
+  return fromBits(b, loc, op.getResult(0), elementType);
+}
+
+void predicatedStore(OpBuilder &b, Location loc, Value ptr, Value value,
+                     Value pred) {
+  Type elementType = value.getType();
+  auto [bitsType, cls] = bitsOf(b, elementType);
+  int64_t bytes = elementBytes(elementType);
+  std::string width = bytes == 1 ? "u8" : "b" + std::to_string(8 * bytes);
+  std::string asmText = "@$2 st.global." + width + " [$0], $1;";
+  std::string constraints = "l," + cls.str() + ",b";
+  Value bits = toBits(b, loc, value, bitsType);
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{ptr, bits, pred},
+                            asmText, constraints, /*has_side_effects=*/true,
+                            /*is_align_stack=*/false,
+                            LLVM::tailcallkind::TailCallKind::None,
+                            LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+/// Shared memory holds i1 as i8.
+static Type sharedType(OpBuilder &b, Type elementType) {
+  return elementType.isInteger(1) ? b.getI8Type() : elementType;
+}
+
+Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                ArrayRef<int64_t> shape) {
+  Value index = i64Const(b, loc, 0);
+  for (size_t d = 0; d < coords.size(); ++d) {
+    index = LLVM::MulOp::create(b, loc, index, i64Const(b, loc, shape[d]));
+    index = LLVM::AddOp::create(b, loc, index, coords[d]);
+  }
+  return index;
+}
+
+void storeTileToShared(OpBuilder &b, Location loc, Value base,
+                       const tile::LinearLayout &layout, Type elementType,
+                       Value tile, Value lane, Value warp) {
+  Type memType = sharedType(b, elementType);
+  for (int64_t r = 0; r < layout.numRegisters(); ++r) {
+    if (layout.isDuplicateRegister(r))
+      continue;
+    SmallVector<Value> coords = registerCoords(b, loc, layout, r, lane, warp);
+    Value index = linearize(b, loc, coords, layout.shape());
+    Value ptr = LLVM::GEPOp::create(b, loc, base.getType(), memType, base,
+                                    ValueRange{index});
+    Value v = extract(b, loc, tile, r);
+    if (elementType.isInteger(1))
+      v = LLVM::ZExtOp::create(b, loc, memType, v);
+    LLVM::StoreOp::create(b, loc, v, ptr);
+  }
+  barrier(b, loc);
+}
+
+Value loadShared(OpBuilder &b, Location loc, Value base, Type elementType,
+                 Value linearIndex) {
+  Type memType = sharedType(b, elementType);
+  Value ptr = LLVM::GEPOp::create(b, loc, base.getType(), memType, base,
+                                  ValueRange{linearIndex});
+  Value v = LLVM::LoadOp::create(b, loc, memType, ptr);
+  if (elementType.isInteger(1))
+    v = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, v,
+                             scalarConst(b, loc, memType, 0));
+  return v;
+}
+
+} // namespace tessera::lowering

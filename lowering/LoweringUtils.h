@@ -1,0 +1,96 @@
+//===- LoweringUtils.h - helpers of the tile -> LLVM/NVVM lowering -*- C++ -*-===//
+
+#ifndef TESSERA_LOWERING_LOWERINGUTILS_H
+#define TESSERA_LOWERING_LOWERINGUTILS_H
+
+#include "dialect/LinearLayout.h"
+#include "dialect/TileOps.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace tessera::lowering {
+
+using mlir::Location;
+using mlir::OpBuilder;
+using mlir::Type;
+using mlir::Value;
+
+/// Global memory and shared memory address spaces of NVPTX.
+inline constexpr unsigned kGlobalSpace = 1, kSharedSpace = 3;
+
+/// The symbol of the dynamic shared memory a kernel's scratch lives in.
+inline constexpr const char *kSharedMemorySymbol = "tessera_smem";
+
+/// Converts level-2 tile types: a tile with a layout becomes an
+/// !llvm.struct of the elements one thread holds; a view becomes
+/// !llvm.struct<(ptr<1>, i64 x rank sizes, i64 x rank strides)>; index is i64.
+class TileTypeConverter : public mlir::LLVMTypeConverter {
+public:
+  explicit TileTypeConverter(mlir::MLIRContext *context);
+  /// The element type tiles of `type` hold in registers (tf32 -> f32).
+  static Type registerElementType(Type elementType);
+};
+
+/// The linear layout of a level-2 tile type (fails on level 1).
+tile::LinearLayout layoutOf(mlir::RankedTensorType type);
+
+Value i32Const(OpBuilder &b, Location loc, int64_t value);
+Value i64Const(OpBuilder &b, Location loc, int64_t value);
+/// A scalar constant of an LLVM-compatible integer or float type.
+Value scalarConst(OpBuilder &b, Location loc, Type type, double value);
+
+/// Thread index in the CTA, lane and warp (i32).
+Value threadId(OpBuilder &b, Location loc);
+Value laneId(OpBuilder &b, Location loc);
+Value warpId(OpBuilder &b, Location loc);
+
+/// Coordinates (i64, one per dimension) of register `reg` of this thread.
+llvm::SmallVector<Value> registerCoords(OpBuilder &b, Location loc,
+                                        const tile::LinearLayout &layout,
+                                        int64_t reg, Value lane, Value warp);
+
+/// i1: true on the one thread (of copies) that owns its elements, i.e. the
+/// lane and warp bits that map to no coordinate are zero.
+Value isOwner(OpBuilder &b, Location loc, const tile::LinearLayout &layout,
+              Value lane, Value warp);
+
+/// Element `i` of a struct and a struct from elements.
+Value extract(OpBuilder &b, Location loc, Value structValue, int64_t i);
+Value packStruct(OpBuilder &b, Location loc, Type structType,
+                 llvm::ArrayRef<Value> elements);
+llvm::SmallVector<Value> unpackStruct(OpBuilder &b, Location loc,
+                                      Value structValue);
+
+/// The base of the dynamic shared memory (declared in the module on first
+/// use).
+Value sharedMemoryBase(OpBuilder &b, Location loc, mlir::Operation *anchor);
+void barrier(OpBuilder &b, Location loc);
+
+/// Predicated global memory access through inline PTX: loads `other` where
+/// `pred` is false; stores nothing where it is false.
+Value predicatedLoad(OpBuilder &b, Location loc, Type elementType, Value ptr,
+                     Value pred, Value other);
+void predicatedStore(OpBuilder &b, Location loc, Value ptr, Value value,
+                     Value pred);
+
+/// Writes a tile (struct of registers in `layout`) to shared memory at
+/// row-major linear indices, then a barrier.
+void storeTileToShared(OpBuilder &b, Location loc, Value base,
+                       const tile::LinearLayout &layout, Type elementType,
+                       Value tile, Value lane, Value warp);
+/// Element `linearIndex` (i64) of a tile in shared memory.
+Value loadShared(OpBuilder &b, Location loc, Value base, Type elementType,
+                 Value linearIndex);
+/// Row-major linear index (i64) of coordinates in `shape`.
+Value linearize(OpBuilder &b, Location loc, llvm::ArrayRef<Value> coords,
+                llvm::ArrayRef<int64_t> shape);
+
+/// Bytes one element of `type` takes in memory.
+int64_t elementBytes(Type type);
+
+} // namespace tessera::lowering
+
+#endif // TESSERA_LOWERING_LOWERINGUTILS_H

@@ -1,0 +1,34 @@
+//===- Passes.td - tile lowering passes --------------------*- tablegen -*-===//
+
+#ifndef TESSERA_LOWERING_PASSES
+#define TESSERA_LOWERING_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "mlir::ModuleOp"> {
+  let summary = "lower level-2 tile IR to LLVM/NVVM, one struct per tile";
+  let description = [{
+    Kernels become `llvm.func`s with the `nvvm.kernel` attribute and the
+    flat parameter ABI of runtime/KernelInfo.h; every tile becomes the
+    `!llvm.struct` of the elements one thread holds in its layout. Loads and
+    stores are predicated PTX accesses; ops that move data between threads
+    go through dynamic shared memory, whose size is recorded on the function
+    (`tile.shared_bytes`). Scalar arith/math and scf are left for
+    `tile-finalize-llvm` (after `convert-scf-to-cf`).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TileFinalizeLLVM : Pass<"tile-finalize-llvm", "mlir::ModuleOp"> {
+  let summary = "lower the scalar arith, math, cf and index ops left to LLVM/NVVM";
+  let description = [{
+    Transcendentals become PTX approximations (ex2, lg2, sin, cos, rsqrt)
+    in f32; everything else takes the upstream conversions to LLVM.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+#endif // TESSERA_LOWERING_PASSES

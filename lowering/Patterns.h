@@ -1,0 +1,35 @@
+//===- Patterns.h - tile -> LLVM/NVVM conversion patterns -------*- C++ -*-===//
+
+#ifndef TESSERA_LOWERING_PATTERNS_H
+#define TESSERA_LOWERING_PATTERNS_H
+
+#include "lowering/LoweringUtils.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tessera::lowering {
+
+/// tile.kernel / return / program_id / num_programs / dim.
+void populateKernelToLLVMPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+/// tile.load / tile.store.
+void populateMemoryToLLVMPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+/// Elementwise arith/math on tiles, constants, splat, iota.
+void populateElementwiseToLLVMPatterns(TileTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
+/// Ops that move data between threads, through shared memory:
+/// convert_layout, reshape, broadcast, permute, gather, reduce, scan, mma.
+void populateExchangeToLLVMPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+/// Scalar math ops to NVVM approximations and LLVM intrinsics.
+void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
+
+/// Bytes of shared-memory scratch `op` needs (0 for ops that need none).
+int64_t sharedScratchBytes(mlir::Operation *op);
+
+} // namespace tessera::lowering
+
+#endif // TESSERA_LOWERING_PATTERNS_H

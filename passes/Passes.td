@@ -1,0 +1,37 @@
+//===- Passes.td - tile dialect passes ---------------------*- tablegen -*-===//
+
+#ifndef TESSERA_PASSES
+#define TESSERA_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
+  let summary = "give every tile a layout (level 1 -> level 2)";
+  let description = [{
+    Every tile value in a kernel gets the default blocked layout of its
+    shape: `vector` consecutive elements per thread along the last
+    dimension (coalesced), lanes and warps filling the dimensions from the
+    last. Values of one shape share one layout, so elementwise ops and
+    control flow need no conversions; the ops that move data between
+    threads (reduce, broadcast, permute, mma...) map between layouts in the
+    lowering. Records the warps per CTA on the module (`tile.num_warps`).
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "unsigned", "4", "warps per CTA">,
+    Option<"vector", "vector", "unsigned", "8",
+           "consecutive elements per thread along the last dimension">
+  ];
+  let dependentDialects = ["::tessera::tile::TileDialect"];
+}
+
+def TileRemoveLayoutConversions
+    : Pass<"tile-remove-layout-conversions", "mlir::ModuleOp"> {
+  let summary = "remove layout conversions that move no data";
+  let description = [{
+    Folds conversions to the same layout and chains of conversions, and
+    conversions between layouts that place every element in the same
+    register of the same thread (a free reinterpretation).
+  }];
+}
+
+#endif // TESSERA_PASSES

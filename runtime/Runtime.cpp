@@ -1,0 +1,879 @@
+//===- Runtime.cpp - JIT loading and launching of tile kernels ------------===//
+//
+// libcuda.so.1 is opened with dlopen (or $TESSERA_LIBCUDA), cuGetProcAddress
+// is taken with dlsym and every other entry point through it, so nothing
+// here links against the driver or needs the CUDA toolkit to build.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Runtime.h"
+
+#include "runtime/CudaDriver.h"
+#include "runtime/Ptx.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <limits>
+#include <unordered_map>
+
+namespace tessera::rt {
+
+using namespace cuda;
+
+//===----------------------------------------------------------------------===//
+// Host-side checks (no driver needed)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string describeArg(const KernelInfo &info, size_t i) {
+  const ArgInfo &arg = info.args[i];
+  std::string s = "kernel '" + info.name + "', argument " + std::to_string(i) +
+                  " '" + arg.name + "' (";
+  if (arg.kind == ArgInfo::Kind::View)
+    s += "rank-" + std::to_string(arg.rank) + " " + scalarTypeName(arg.type) +
+         " view";
+  else
+    s += std::string(scalarTypeName(arg.type)) + " scalar";
+  return s + ")";
+}
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+/// Checks what packArgs and load rely on: a name, a sane warp count, and
+/// argument descriptions the ABI defines.
+Status validateInfo(const KernelInfo &info) {
+  if (info.name.empty())
+    return Status::error("KernelInfo has an empty kernel name");
+  if (info.numWarps < 1 || info.numWarps > 32)
+    return Status::error("kernel '" + info.name + "': num_warps " +
+                         std::to_string(info.numWarps) +
+                         " is out of range [1, 32]");
+  if (info.sharedBytes < 0)
+    return Status::error("kernel '" + info.name + "': negative shared_bytes " +
+                         std::to_string(info.sharedBytes));
+  for (size_t i = 0; i < info.args.size(); ++i) {
+    const ArgInfo &arg = info.args[i];
+    if (scalarTypeSize(arg.type) == 0)
+      return Status::error(describeArg(info, i) + ": invalid element type");
+    if (arg.kind == ArgInfo::Kind::View) {
+      if (arg.rank < 0 || arg.rank > 64)
+        return Status::error(describeArg(info, i) + ": invalid rank " +
+                             std::to_string(arg.rank));
+      if (arg.align <= 0 || (arg.align & (arg.align - 1)))
+        return Status::error(describeArg(info, i) + ": invalid alignment " +
+                             std::to_string(arg.align) +
+                             " (must be a power of two)");
+    } else if (arg.kind == ArgInfo::Kind::Scalar) {
+      switch (arg.type) {
+      case ScalarType::index:
+      case ScalarType::i64:
+      case ScalarType::i32:
+      case ScalarType::f32:
+      case ScalarType::f64:
+        break;
+      default:
+        return Status::error(describeArg(info, i) +
+                             ": scalar type not in the kernel ABI (index, "
+                             "i64, i32, f32 or f64)");
+      }
+    } else {
+      return Status::error(describeArg(info, i) + ": invalid argument kind");
+    }
+  }
+  return Status::success();
+}
+
+const char *argKindName(const Arg &arg) {
+  switch (arg.index()) {
+  case 0:
+    return "a view";
+  case 1:
+    return "an integer scalar";
+  case 2:
+    return "a floating-point scalar";
+  }
+  return "an empty argument";
+}
+
+template <typename T> void put(std::array<unsigned char, 8> &slot, T value) {
+  static_assert(sizeof(T) <= 8);
+  slot.fill(0);
+  std::memcpy(slot.data(), &value, sizeof(T));
+}
+
+} // namespace
+
+Status packArgs(const KernelInfo &info, const std::vector<Arg> &args,
+                PackedArgs &packed) {
+  packed.storage.clear();
+  packed.pointers.clear();
+  if (Status s = validateInfo(info); !s)
+    return s;
+  if (args.size() != info.args.size()) {
+    std::string names;
+    for (const ArgInfo &a : info.args)
+      names += (names.empty() ? "" : ", ") + a.name;
+    return Status::error("kernel '" + info.name + "' takes " +
+                         std::to_string(info.args.size()) + " arguments (" +
+                         names + "), got " + std::to_string(args.size()));
+  }
+
+  std::vector<std::array<unsigned char, 8>> storage;
+  storage.reserve(info.numParams());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ArgInfo &want = info.args[i];
+    const Arg &arg = args[i];
+    if (want.kind == ArgInfo::Kind::View) {
+      const ViewArg *view = std::get_if<ViewArg>(&arg);
+      if (!view)
+        return Status::error(describeArg(info, i) + ": expected a view, got " +
+                             argKindName(arg));
+      if (view->sizes.size() != static_cast<size_t>(want.rank) ||
+          view->strides.size() != static_cast<size_t>(want.rank))
+        return Status::error(
+            describeArg(info, i) + ": view rank mismatch: expected rank " +
+            std::to_string(want.rank) + ", got " +
+            std::to_string(view->sizes.size()) + " sizes and " +
+            std::to_string(view->strides.size()) + " strides");
+      if (view->data == 0)
+        return Status::error(describeArg(info, i) + ": null pointer");
+      if (view->data % static_cast<uint64_t>(want.align) != 0)
+        return Status::error(describeArg(info, i) + ": pointer " +
+                             hex(view->data) + " is misaligned: the kernel " +
+                             "requires " + std::to_string(want.align) +
+                             "-byte alignment");
+      for (size_t d = 0; d < view->sizes.size(); ++d)
+        if (view->sizes[d] < 0)
+          return Status::error(describeArg(info, i) + ": negative size " +
+                               std::to_string(view->sizes[d]) +
+                               " in dimension " + std::to_string(d));
+      storage.emplace_back();
+      put<uint64_t>(storage.back(), view->data);
+      for (int64_t size : view->sizes) {
+        storage.emplace_back();
+        put<int64_t>(storage.back(), size);
+      }
+      for (int64_t stride : view->strides) {
+        storage.emplace_back();
+        put<int64_t>(storage.back(), stride);
+      }
+      continue;
+    }
+
+    // Scalars.
+    const int64_t *integer = std::get_if<int64_t>(&arg);
+    const double *real = std::get_if<double>(&arg);
+    storage.emplace_back();
+    auto &slot = storage.back();
+    switch (want.type) {
+    case ScalarType::index:
+    case ScalarType::i64:
+    case ScalarType::i32:
+      if (!integer)
+        return Status::error(describeArg(info, i) +
+                             ": expected an integer scalar, got " +
+                             argKindName(arg));
+      if (want.type == ScalarType::i32) {
+        if (*integer < std::numeric_limits<int32_t>::min() ||
+            *integer > std::numeric_limits<int32_t>::max())
+          return Status::error(describeArg(info, i) + ": value " +
+                               std::to_string(*integer) +
+                               " is out of the i32 range [-2147483648, "
+                               "2147483647]");
+        put<int32_t>(slot, static_cast<int32_t>(*integer));
+      } else {
+        put<int64_t>(slot, *integer);
+      }
+      break;
+    case ScalarType::f32:
+    case ScalarType::f64: {
+      // Floating-point parameters take doubles, and integers (converted).
+      if (!real && !integer)
+        return Status::error(describeArg(info, i) +
+                             ": expected a floating-point scalar, got " +
+                             argKindName(arg));
+      double v = real ? *real : static_cast<double>(*integer);
+      if (want.type == ScalarType::f32) {
+        if (std::isfinite(v) && std::fabs(v) > FLT_MAX)
+          return Status::error(describeArg(info, i) + ": value " +
+                               std::to_string(v) + " overflows f32");
+        put<float>(slot, static_cast<float>(v));
+      } else {
+        put<double>(slot, v);
+      }
+      break;
+    }
+    default:
+      return Status::error(describeArg(info, i) +
+                           ": scalar type not in the kernel ABI");
+    }
+  }
+
+  // The storage is complete before any pointer into it is taken.
+  packed.storage = std::move(storage);
+  packed.pointers.reserve(packed.storage.size());
+  for (auto &slot : packed.storage)
+    packed.pointers.push_back(slot.data());
+  return Status::success();
+}
+
+Status checkLaunchConfig(const std::array<int64_t, 3> &grid, int numWarps,
+                         int sharedBytes, int maxSharedBytes) {
+  static const char *kAxis[] = {"x", "y", "z"};
+  for (int d = 0; d < 3; ++d) {
+    int64_t limit = d == 0 ? (int64_t(1) << 31) - 1 : 65535;
+    if (grid[d] < 1 || grid[d] > limit)
+      return Status::error("grid." + std::string(kAxis[d]) + " = " +
+                           std::to_string(grid[d]) +
+                           " is out of range: grid dimension " + kAxis[d] +
+                           " must be in [1, " + std::to_string(limit) + "]");
+  }
+  if (numWarps < 1 || numWarps > 32)
+    return Status::error("block size of " + std::to_string(numWarps) +
+                         " warps (" + std::to_string(int64_t(numWarps) * 32) +
+                         " threads) is out of range: 1 to 32 warps (at most "
+                         "1024 threads per block)");
+  if (sharedBytes < 0)
+    return Status::error("negative dynamic shared memory size " +
+                         std::to_string(sharedBytes));
+  if (sharedBytes > maxSharedBytes)
+    return Status::error("dynamic shared memory of " +
+                         std::to_string(sharedBytes) +
+                         " bytes exceeds the device limit of " +
+                         std::to_string(std::max(maxSharedBytes, 0)) +
+                         " bytes per block");
+  return Status::success();
+}
+
+std::string moduleCacheKey(const std::string &ptx, int device) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%016llx:%d",
+                static_cast<unsigned long long>(
+                    detail::fnv1a64(ptx.data(), ptx.size())),
+                device);
+  return buf;
+}
+
+//===----------------------------------------------------------------------===//
+// The driver
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Errors after which the context is unusable.
+bool isStickyError(CUresult r) {
+  switch (r) {
+  case CUDA_ERROR_ECC_UNCORRECTABLE:
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_ASSERT:
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_LAUNCH_FAILED:
+    return true;
+  default:
+    return false;
+  }
+}
+
+constexpr int kDefaultSharedLimit = 48 * 1024;
+constexpr size_t kJitLogBytes = 64 * 1024;
+} // namespace
+
+struct Runtime::Impl {
+  struct Function {
+    CUfunction fn = nullptr;
+    int staticShared = 0;
+    int maxThreads = 1024;
+    int numRegs = 0;
+    int dynamicSharedLimit = kDefaultSharedLimit; // as set on the function
+    const detail::PtxEntry *entry = nullptr;      // its .params, when known
+  };
+  struct Module {
+    std::string ptx;
+    CUmodule module = nullptr;
+    std::string infoLog;
+    detail::PtxSummary summary;
+    std::unordered_map<std::string, Function> functions;
+  };
+
+  void *lib = nullptr;
+  bool driverInitialized = false; // after cuInit the library stays loaded
+  std::string libPath;
+  Driver d;
+  int driverVersion = 0;
+  int ordinal = 0;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  bool retained = false;
+  std::string name;
+  int cc = 0;
+  int maxShared = kDefaultSharedLimit;
+  std::unordered_map<std::string, std::vector<std::unique_ptr<Module>>>
+      modules;
+  Module *lastModule = nullptr; // launch's fast path
+
+  ~Impl() {
+    if (retained) {
+      if (d.cuCtxSetCurrent)
+        d.cuCtxSetCurrent(context);
+      for (auto &[key, list] : modules)
+        for (auto &m : list)
+          if (m->module && d.cuModuleUnload)
+            d.cuModuleUnload(m->module);
+      if (d.cuCtxSetCurrent)
+        d.cuCtxSetCurrent(nullptr);
+      if (d.cuDevicePrimaryCtxRelease)
+        d.cuDevicePrimaryCtxRelease(device);
+    }
+    // Unloading a driver that has been initialised is not safe (its threads
+    // and atexit handlers); only a library that never got that far goes.
+    if (lib && !driverInitialized)
+      dlclose(lib);
+  }
+
+  /// "CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)".
+  std::string errorText(CUresult r) const {
+    const char *errName = nullptr, *errString = nullptr;
+    if (d.cuGetErrorName && d.cuGetErrorName(r, &errName) != CUDA_SUCCESS)
+      errName = nullptr;
+    if (d.cuGetErrorString && d.cuGetErrorString(r, &errString) != CUDA_SUCCESS)
+      errString = nullptr;
+    std::string s = errName ? errName : "CUDA error " + std::to_string(r);
+    if (errString)
+      s += std::string(" (") + errString + ")";
+    if (isStickyError(r))
+      s += "; the CUDA context is now unusable and every later call in this "
+           "process fails (run under compute-sanitizer to find the fault)";
+    return s;
+  }
+
+  Status check(CUresult r, const std::string &what) const {
+    if (r == CUDA_SUCCESS)
+      return Status::success();
+    return Status::error(what + " failed: " + errorText(r));
+  }
+
+  Status activate() const {
+    return check(d.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+  }
+
+  Status open(int requested);
+  Status getModule(const std::string &ptx, Module *&out, std::string *infoLog);
+  Status getFunction(const std::string &ptx, const KernelInfo &info,
+                     Function *&out, std::string *infoLog);
+  std::string jitHint(const detail::PtxSummary &summary, CUresult r) const;
+};
+
+Status Runtime::Impl::open(int requested) {
+  const char *env = std::getenv("TESSERA_LIBCUDA");
+  libPath = env && *env ? env : "libcuda.so.1";
+  dlerror();
+  lib = dlopen(libPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char *why = dlerror();
+    return Status::error("no CUDA driver: cannot load " + libPath + " (" +
+                         (why ? why : "unknown dlopen error") +
+                         "); install the NVIDIA driver, or set "
+                         "TESSERA_LIBCUDA to the path of libcuda.so.1");
+  }
+
+  PFN_cuGetProcAddress_v2 gpa2 = reinterpret_cast<PFN_cuGetProcAddress_v2>(
+      dlsym(lib, "cuGetProcAddress_v2"));
+  PFN_cuGetProcAddress_v1 gpa1 = nullptr;
+  if (!gpa2)
+    gpa1 = reinterpret_cast<PFN_cuGetProcAddress_v1>(
+        dlsym(lib, "cuGetProcAddress"));
+  if (!gpa2 && !gpa1)
+    return Status::error("no CUDA driver: " + libPath +
+                         " exports neither cuGetProcAddress_v2 nor "
+                         "cuGetProcAddress (not a CUDA driver, or one older "
+                         "than CUDA 11.3)");
+
+  auto resolve = [&](const char *symbol, void **fn) -> std::string {
+    *fn = nullptr;
+    CUresult r;
+    CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SUCCESS;
+    if (gpa2)
+      r = gpa2(symbol, fn, kCudaVersion, CU_GET_PROC_ADDRESS_DEFAULT, &found);
+    else
+      r = gpa1(symbol, fn, kCudaVersion, CU_GET_PROC_ADDRESS_DEFAULT);
+    if (r == CUDA_SUCCESS && found == CU_GET_PROC_ADDRESS_SUCCESS && *fn)
+      return "";
+    *fn = nullptr;
+    if (r == CUDA_ERROR_STUB_LIBRARY)
+      return "no CUDA driver: " + libPath +
+             " is the CUDA toolkit's stub library, not a driver "
+             "(cuGetProcAddress returned CUDA_ERROR_STUB_LIBRARY)";
+    std::string why =
+        found == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
+            ? "the driver is older than CUDA 12.0"
+        : found == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND ? "symbol not found"
+                                                        : "cuGetProcAddress "
+                                                          "returned " +
+                                                              std::to_string(r);
+    return std::string("the CUDA driver ") + libPath + " has no " + symbol +
+           " for CUDA 12.0 (" + why + ")";
+  };
+#define TESSERA_RESOLVE(fname)                                                 \
+  if (std::string why = resolve(#fname, reinterpret_cast<void **>(&d.fname));  \
+      !why.empty())                                                            \
+    return Status::error(why);
+  TESSERA_CUDA_ENTRY_POINTS(TESSERA_RESOLVE)
+#undef TESSERA_RESOLVE
+
+  driverInitialized = true;
+  CUresult r = d.cuInit(0);
+  if (r == CUDA_ERROR_STUB_LIBRARY)
+    return Status::error("no CUDA driver: " + libPath +
+                         " is the CUDA toolkit's stub library, not a driver (" +
+                         errorText(r) + ")");
+  if (r == CUDA_ERROR_NO_DEVICE)
+    return Status::error("no CUDA GPU: cuInit reports " + errorText(r));
+  if (r != CUDA_SUCCESS)
+    return Status::error("the CUDA driver failed to initialise: cuInit: " +
+                         errorText(r));
+
+  if (Status s = check(d.cuDriverGetVersion(&driverVersion),
+                       "cuDriverGetVersion");
+      !s)
+    return s;
+
+  int count = 0;
+  if (Status s = check(d.cuDeviceGetCount(&count), "cuDeviceGetCount"); !s)
+    return s;
+  if (count <= 0)
+    return Status::error("no CUDA GPU: the CUDA driver (" + libPath +
+                         ") sees no devices");
+  if (requested < 0 || requested >= count)
+    return Status::error(
+        "bad device ordinal " + std::to_string(requested) + ": this machine " +
+        "has " + std::to_string(count) + " CUDA device" +
+        (count == 1 ? "" : "s") + " (valid ordinals 0 to " +
+        std::to_string(count - 1) + ")");
+  ordinal = requested;
+  if (Status s = check(d.cuDeviceGet(&device, requested),
+                       "cuDeviceGet(" + std::to_string(requested) + ")");
+      !s)
+    return s;
+
+  char buf[256] = {};
+  if (Status s = check(d.cuDeviceGetName(buf, sizeof buf - 1, device),
+                       "cuDeviceGetName");
+      !s)
+    return s;
+  name = buf;
+  int major = 0, minor = 0, optin = 0, plain = 0;
+  if (Status s = check(d.cuDeviceGetAttribute(
+                           &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                           device),
+                       "cuDeviceGetAttribute(compute capability)");
+      !s)
+    return s;
+  if (Status s = check(d.cuDeviceGetAttribute(
+                           &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                           device),
+                       "cuDeviceGetAttribute(compute capability)");
+      !s)
+    return s;
+  cc = major * 10 + minor;
+  if (d.cuDeviceGetAttribute(&plain,
+                             CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+                             device) != CUDA_SUCCESS)
+    plain = kDefaultSharedLimit;
+  if (d.cuDeviceGetAttribute(
+          &optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+          device) != CUDA_SUCCESS)
+    optin = 0;
+  maxShared = std::max(plain, optin);
+
+  if (Status s = check(d.cuDevicePrimaryCtxRetain(&context, device),
+                       "cuDevicePrimaryCtxRetain");
+      !s)
+    return s;
+  retained = true;
+  return activate();
+}
+
+std::string Runtime::Impl::jitHint(const detail::PtxSummary &summary,
+                                   CUresult r) const {
+  std::string hint;
+  int arch = 0;
+  std::string suffix;
+  std::string thisDevice = name + " (sm_" + std::to_string(cc) + ")";
+  if (detail::parseSmTarget(summary.target, arch, suffix)) {
+    if (!suffix.empty() && arch != cc)
+      hint += "\nnote: the PTX targets " + summary.target +
+              ", whose architecture-specific features run only on "
+              "compute capability " +
+              std::to_string(arch / 10) + "." + std::to_string(arch % 10) +
+              "; this device is " + thisDevice;
+    else if (arch > cc)
+      hint += "\nnote: the PTX targets " + summary.target +
+              ", newer than this device (" + thisDevice + ")";
+  }
+  if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+    hint += "\nnote: the PTX is ISA version " +
+            (summary.version.empty() ? std::string("?") : summary.version) +
+            ", newer than this driver (CUDA " +
+            std::to_string(driverVersion / 1000) + "." +
+            std::to_string(driverVersion % 1000 / 10) + ") supports";
+  return hint;
+}
+
+Status Runtime::Impl::getModule(const std::string &ptx, Module *&out,
+                                std::string *infoLog) {
+  if (ptx.empty())
+    return Status::error("empty PTX");
+  if (ptx.find('\0') != std::string::npos)
+    return Status::error("the PTX text contains a NUL byte");
+
+  if (lastModule && lastModule->ptx.size() == ptx.size() &&
+      std::memcmp(lastModule->ptx.data(), ptx.data(), ptx.size()) == 0) {
+    out = lastModule;
+  } else {
+    out = nullptr;
+    std::string key = moduleCacheKey(ptx, ordinal);
+    auto &list = modules[key];
+    for (auto &m : list)
+      if (m->ptx == ptx)
+        out = m.get();
+    if (!out) {
+      auto m = std::make_unique<Module>();
+      m->summary = detail::summarizePtx(ptx);
+      std::vector<char> infoBuf(kJitLogBytes, 0), errorBuf(kJitLogBytes, 0);
+      CUjit_option options[] = {
+          CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+          CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+          CU_JIT_LOG_VERBOSE};
+      void *values[] = {
+          infoBuf.data(), reinterpret_cast<void *>(uintptr_t(kJitLogBytes - 1)),
+          errorBuf.data(),
+          reinterpret_cast<void *>(uintptr_t(kJitLogBytes - 1)),
+          reinterpret_cast<void *>(uintptr_t(1))};
+      CUresult r = d.cuModuleLoadDataEx(&m->module, ptx.c_str(),
+                                        sizeof options / sizeof options[0],
+                                        options, values);
+      std::string errorLog(errorBuf.data(), strnlen(errorBuf.data(),
+                                                    kJitLogBytes));
+      m->infoLog.assign(infoBuf.data(), strnlen(infoBuf.data(), kJitLogBytes));
+      while (!errorLog.empty() && (errorLog.back() == '\n' ||
+                                   errorLog.back() == ' '))
+        errorLog.pop_back();
+      if (r != CUDA_SUCCESS) {
+        if (list.empty())
+          modules.erase(key);
+        if (infoLog)
+          *infoLog = m->infoLog;
+        std::string target =
+            m->summary.target.empty() ? "no .target" : m->summary.target;
+        return Status::error(
+            "JIT compilation of the PTX (" + target + ", entries: " +
+            m->summary.entryNames() + ") for " + name + " (sm_" +
+            std::to_string(cc) + ") failed: cuModuleLoadDataEx: " +
+            errorText(r) + "\nJIT error log:\n" +
+            (errorLog.empty() ? std::string("(empty)") : errorLog) +
+            jitHint(m->summary, r));
+      }
+      m->ptx = ptx;
+      out = m.get();
+      list.push_back(std::move(m));
+    }
+    lastModule = out;
+  }
+  if (infoLog)
+    *infoLog = out->infoLog;
+  return Status::success();
+}
+
+Status Runtime::Impl::getFunction(const std::string &ptx,
+                                  const KernelInfo &info, Function *&out,
+                                  std::string *infoLog) {
+  if (Status s = validateInfo(info); !s)
+    return s;
+  Module *m = nullptr;
+  if (Status s = getModule(ptx, m, infoLog); !s)
+    return s;
+  auto it = m->functions.find(info.name);
+  if (it == m->functions.end()) {
+    Function f;
+    CUresult r = d.cuModuleGetFunction(&f.fn, m->module, info.name.c_str());
+    if (r == CUDA_ERROR_NOT_FOUND)
+      return Status::error("kernel '" + info.name +
+                           "' not found in the PTX module (its entry points: " +
+                           m->summary.entryNames() + ")");
+    if (Status s = check(r, "cuModuleGetFunction('" + info.name + "')"); !s)
+      return s;
+    if (d.cuFuncGetAttribute(&f.staticShared,
+                             CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                             f.fn) != CUDA_SUCCESS)
+      f.staticShared = 0;
+    if (d.cuFuncGetAttribute(&f.maxThreads,
+                             CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                             f.fn) != CUDA_SUCCESS)
+      f.maxThreads = 1024;
+    if (d.cuFuncGetAttribute(&f.numRegs, CU_FUNC_ATTRIBUTE_NUM_REGS, f.fn) !=
+        CUDA_SUCCESS)
+      f.numRegs = 0;
+    f.entry = m->summary.find(info.name);
+    it = m->functions.emplace(info.name, f).first;
+  }
+  // Checked on every call: the same entry may come with another KernelInfo.
+  if (it->second.entry) {
+    std::string mismatch = detail::checkParamsMatch(info, *it->second.entry);
+    if (!mismatch.empty())
+      return Status::error(mismatch);
+  }
+  out = &it->second;
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime
+//===----------------------------------------------------------------------===//
+
+Runtime::Runtime(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Runtime::~Runtime() = default;
+
+Status Runtime::create(std::unique_ptr<Runtime> &out, int device) {
+  out.reset();
+  auto impl = std::make_unique<Impl>();
+  if (Status s = impl->open(device); !s)
+    return s;
+  out.reset(new Runtime(std::move(impl)));
+  return Status::success();
+}
+
+std::string Runtime::deviceName() const { return impl_->name; }
+int Runtime::computeCapability() const { return impl_->cc; }
+int Runtime::maxSharedBytesPerBlock() const { return impl_->maxShared; }
+
+Status Runtime::load(const std::string &ptx, const KernelInfo &info,
+                     std::string *jitInfoLog) {
+  if (Status s = impl_->activate(); !s)
+    return s;
+  Impl::Function *f = nullptr;
+  return impl_->getFunction(ptx, info, f, jitInfoLog);
+}
+
+Status Runtime::launch(const std::string &ptx, const KernelInfo &info,
+                       const std::array<int64_t, 3> &grid,
+                       const std::vector<Arg> &args, bool sync) {
+  Impl &im = *impl_;
+  if (Status s = im.activate(); !s)
+    return s;
+  PackedArgs packed;
+  if (Status s = packArgs(info, args, packed); !s)
+    return s;
+  Impl::Function *f = nullptr;
+  if (Status s = im.getFunction(ptx, info, f, nullptr); !s)
+    return s;
+
+  int maxDynamic = std::max(0, im.maxShared - f->staticShared);
+  if (Status s = checkLaunchConfig(grid, info.numWarps, info.sharedBytes,
+                                   maxDynamic);
+      !s)
+    return Status::error("kernel '" + info.name + "': " + s.message +
+                         (f->staticShared
+                              ? " (" + std::to_string(im.maxShared) +
+                                    " bytes minus " +
+                                    std::to_string(f->staticShared) +
+                                    " of static shared memory)"
+                              : std::string()));
+  int threads = info.numWarps * 32;
+  if (threads > f->maxThreads)
+    return Status::error(
+        "kernel '" + info.name + "': a block of " + std::to_string(threads) +
+        " threads (num_warps " + std::to_string(info.numWarps) +
+        ") is more than it can run: it uses " + std::to_string(f->numRegs) +
+        " registers per thread, which allows at most " +
+        std::to_string(f->maxThreads) + " threads per block");
+  if (info.sharedBytes + f->staticShared > kDefaultSharedLimit &&
+      f->dynamicSharedLimit < info.sharedBytes) {
+    if (Status s = im.check(
+            im.d.cuFuncSetAttribute(
+                f->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                info.sharedBytes),
+            "kernel '" + info.name +
+                "': cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                std::to_string(info.sharedBytes) + ")");
+        !s)
+      return s;
+    f->dynamicSharedLimit = info.sharedBytes;
+  }
+
+  auto config = [&] {
+    return " (grid " + std::to_string(grid[0]) + "x" +
+           std::to_string(grid[1]) + "x" + std::to_string(grid[2]) +
+           ", block " + std::to_string(threads) + ", dynamic shared memory " +
+           std::to_string(info.sharedBytes) + " bytes)";
+  };
+  CUresult r = im.d.cuLaunchKernel(
+      f->fn, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
+      static_cast<unsigned>(grid[2]), static_cast<unsigned>(threads), 1, 1,
+      static_cast<unsigned>(info.sharedBytes), nullptr, packed.pointers.data(),
+      nullptr);
+  if (r != CUDA_SUCCESS)
+    return Status::error("launch of kernel '" + info.name + "'" + config() +
+                         " failed: cuLaunchKernel: " + im.errorText(r));
+  if (sync) {
+    r = im.d.cuCtxSynchronize();
+    if (r != CUDA_SUCCESS)
+      return Status::error("kernel '" + info.name + "'" + config() +
+                           " failed: " + im.errorText(r));
+  }
+  return Status::success();
+}
+
+Status Runtime::alloc(size_t bytes, DevicePtr &out) {
+  out = 0;
+  if (bytes == 0)
+    return Status::error("alloc of 0 bytes");
+  if (Status s = impl_->activate(); !s)
+    return s;
+  CUdeviceptr p = 0;
+  if (Status s = impl_->check(impl_->d.cuMemAlloc(&p, bytes),
+                              "cuMemAlloc of " + std::to_string(bytes) +
+                                  " bytes");
+      !s)
+    return s;
+  out = p;
+  return Status::success();
+}
+
+Status Runtime::free(DevicePtr ptr) {
+  if (ptr == 0)
+    return Status::success();
+  if (Status s = impl_->activate(); !s)
+    return s;
+  return impl_->check(impl_->d.cuMemFree(ptr), "cuMemFree(" + hex(ptr) + ")");
+}
+
+Status Runtime::copyToDevice(DevicePtr dst, const void *src, size_t bytes) {
+  if (bytes == 0)
+    return Status::success();
+  if (dst == 0 || src == nullptr)
+    return Status::error(std::string("copyToDevice: null ") +
+                         (dst == 0 ? "device destination" : "host source") +
+                         " pointer");
+  if (Status s = impl_->activate(); !s)
+    return s;
+  return impl_->check(impl_->d.cuMemcpyHtoD(dst, src, bytes),
+                      "cuMemcpyHtoD of " + std::to_string(bytes) +
+                          " bytes to " + hex(dst));
+}
+
+Status Runtime::copyToHost(void *dst, DevicePtr src, size_t bytes) {
+  if (bytes == 0)
+    return Status::success();
+  if (dst == nullptr || src == 0)
+    return Status::error(std::string("copyToHost: null ") +
+                         (dst == nullptr ? "host destination"
+                                         : "device source") +
+                         " pointer");
+  if (Status s = impl_->activate(); !s)
+    return s;
+  return impl_->check(impl_->d.cuMemcpyDtoH(dst, src, bytes),
+                      "cuMemcpyDtoH of " + std::to_string(bytes) +
+                          " bytes from " + hex(src));
+}
+
+Status Runtime::synchronize() {
+  if (Status s = impl_->activate(); !s)
+    return s;
+  return impl_->check(impl_->d.cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+Status Runtime::time(const std::function<Status()> &fn, int warmup, int iters,
+                     std::vector<double> &millis) {
+  millis.clear();
+  if (!fn)
+    return Status::error("time: no function to time");
+  if (warmup < 0 || iters < 1)
+    return Status::error("time: needs warmup >= 0 and iters >= 1 (got " +
+                         std::to_string(warmup) + " and " +
+                         std::to_string(iters) + ")");
+  Impl &im = *impl_;
+  if (Status s = im.activate(); !s)
+    return s;
+
+  for (int i = 0; i < warmup; ++i)
+    if (Status s = fn(); !s)
+      return Status::error("time: warm-up call " + std::to_string(i) +
+                           " failed: " + s.message);
+  if (Status s = im.check(im.d.cuCtxSynchronize(), "time: after warm-up, "
+                                                   "cuCtxSynchronize");
+      !s)
+    return s;
+
+  // Two events per timed call, recorded around it; one synchronisation at
+  // the end so that the GPU never waits for the host between calls.
+  struct Events {
+    const Driver &d;
+    std::vector<CUevent> list;
+    ~Events() {
+      for (CUevent e : list)
+        d.cuEventDestroy(e);
+    }
+  } events{im.d, {}};
+  events.list.reserve(2 * static_cast<size_t>(iters));
+  for (int i = 0; i < 2 * iters; ++i) {
+    CUevent e = nullptr;
+    if (Status s = im.check(im.d.cuEventCreate(&e, CU_EVENT_DEFAULT),
+                            "time: cuEventCreate");
+        !s)
+      return s;
+    events.list.push_back(e);
+  }
+  for (int i = 0; i < iters; ++i) {
+    if (Status s = im.check(im.d.cuEventRecord(events.list[2 * i], nullptr),
+                            "time: cuEventRecord");
+        !s)
+      return s;
+    if (Status s = fn(); !s)
+      return Status::error("time: timed call " + std::to_string(i) +
+                           " failed: " + s.message);
+    if (Status s = im.check(im.d.cuEventRecord(events.list[2 * i + 1], nullptr),
+                            "time: cuEventRecord");
+        !s)
+      return s;
+  }
+  if (Status s = im.check(im.d.cuEventSynchronize(events.list.back()),
+                          "time: cuEventSynchronize (the timed work failed)");
+      !s)
+    return s;
+  millis.reserve(iters);
+  for (int i = 0; i < iters; ++i) {
+    float ms = 0;
+    if (Status s = im.check(im.d.cuEventElapsedTime(&ms, events.list[2 * i],
+                                                    events.list[2 * i + 1]),
+                            "time: cuEventElapsedTime");
+        !s) {
+      millis.clear();
+      return s;
+    }
+    millis.push_back(ms);
+  }
+  return Status::success();
+}
+
+size_t Runtime::cachedModules() const {
+  size_t n = 0;
+  for (const auto &[key, list] : impl_->modules)
+    n += list.size();
+  return n;
+}
+
+} // namespace tessera::rt

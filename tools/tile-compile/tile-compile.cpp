@@ -1,0 +1,97 @@
+//===- tile-compile.cpp - tile IR to PTX files -----------------------------===//
+//
+//   tile-compile kernel.mlir [--target sm_90a|sm_80] [--num-warps N]
+//                [-o out.ptx] [--info out.json]
+//
+// Writes the PTX of every kernel in the module (stdout without -o) and,
+// with --info, the kernels' parameter descriptions (runtime/KernelInfo.h),
+// one JSON object per line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/Compile.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+int main(int argc, char **argv) {
+  std::string input, output, info, target = "sm_90a";
+  unsigned numWarps = 4;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "tile-compile: " << a << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--target")
+      target = value();
+    else if (a == "--num-warps")
+      numWarps = unsigned(std::atoi(value().c_str()));
+    else if (a == "-o")
+      output = value();
+    else if (a == "--info")
+      info = value();
+    else if (a == "--help" || a == "-h") {
+      std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
+                   "[--num-warps N] [-o out.ptx] [--info out.json]\n";
+      return 0;
+    } else if (input.empty() && (a == "-" || a[0] != '-'))
+      input = a;
+    else {
+      std::cerr << "tile-compile: unexpected argument '" << a << "'\n";
+      return 2;
+    }
+  }
+  if (input.empty()) {
+    std::cerr << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
+                 "[--num-warps N] [-o out.ptx] [--info out.json]\n";
+    return 2;
+  }
+  mlir::DialectRegistry registry;
+  tessera::lowering::registerLoweringDialects(registry);
+  mlir::MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(input, sourceMgr, &context);
+  if (!module)
+    return 1;
+  tessera::lowering::CompileOptions options;
+  options.target = target;
+  options.numWarps = numWarps;
+  std::string error;
+  auto compiled = tessera::lowering::compileToPtx(*module, options, &error);
+  if (mlir::failed(compiled)) {
+    std::cerr << "tile-compile: " << error << "\n";
+    return 1;
+  }
+  if (output.empty()) {
+    std::cout << compiled->ptx;
+  } else {
+    std::ofstream out(output);
+    out << compiled->ptx;
+    if (!out) {
+      std::cerr << "tile-compile: cannot write " << output << "\n";
+      return 1;
+    }
+  }
+  if (!info.empty()) {
+    std::ofstream out(info);
+    for (const auto &k : compiled->kernels)
+      out << tessera::rt::toJson(k) << "\n";
+    if (!out) {
+      std::cerr << "tile-compile: cannot write " << info << "\n";
+      return 1;
+    }
+  }
+  return 0;
+}
