@@ -62,7 +62,7 @@ std::string str(Type type) {
 std::string str(const Shape &shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
+    s += std::string(i ? ", " : "") + std::to_string(shape[i]);
   return s + "]";
 }
 

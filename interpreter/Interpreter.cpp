@@ -1908,7 +1908,7 @@ bool Interp::execViewAccess(Operation *op, Value viewValue,
       if (addr < 0 || addr >= bufN) {
         std::string c = "[";
         for (size_t d = 0; d < rank; ++d)
-          c += (d ? ", " : "") + i128ToString(origin[d] + e[d]);
+          c += std::string(d ? ", " : "") + i128ToString(origin[d] + e[d]);
         c += "]";
         return fail(op, "element " + c + " of the view (tile element " +
                             joinInts(e) + ") is at address " +
