@@ -21,6 +21,9 @@
 #include "test/gpu/RandomKernels.h"
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -50,7 +53,45 @@ interp::DType interpType(dsl::DType t) {
   }
 }
 
-/// Compiles `module` for `target` and fills the case's PTX and info.
+/// ptxas of the CUDA toolkit, when installed ("" otherwise).
+std::string ptxasPath() {
+  const char *home = std::getenv("CUDA_HOME");
+  std::string path = std::string(home ? home : "/usr/local/cuda") + "/bin/ptxas";
+  return std::filesystem::exists(path) ? path : "";
+}
+
+/// Runs ptxas on `ptx` for `target`; returns its error output, "" if it
+/// accepts the PTX (or is not installed).
+std::string ptxasErrors(const std::string &ptx, const std::string &target) {
+  static const std::string ptxas = ptxasPath();
+  if (ptxas.empty())
+    return "";
+  std::string file = std::filesystem::temp_directory_path() /
+                     ("tessera-gpu-cases-" + std::to_string(::getpid()) +
+                      ".ptx");
+  {
+    std::ofstream out(file);
+    out << ptx;
+  }
+  std::string command = ptxas + " -arch=" + target + " " + file +
+                        " -o /dev/null 2>&1";
+  std::string output;
+  if (FILE *pipe = ::popen(command.c_str(), "r")) {
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, pipe))
+      output += buf;
+    int rc = ::pclose(pipe);
+    if (rc == 0)
+      output.clear();
+    else if (output.empty())
+      output = "ptxas failed";
+  }
+  std::filesystem::remove(file);
+  return output;
+}
+
+/// Compiles `module` for `target` and fills the case's PTX and info; the
+/// PTX must pass ptxas when the toolkit is installed.
 bool compile(dsl::KernelModule &module, const std::string &target,
              gpucase::Case &c) {
   lowering::CompileOptions options;
@@ -63,6 +104,12 @@ bool compile(dsl::KernelModule &module, const std::string &target,
   }
   c.ptx = compiled->ptx;
   c.info = compiled->kernels.front();
+  std::string errors = ptxasErrors(c.ptx, target);
+  if (!errors.empty()) {
+    std::cerr << "error: " << c.name << ": ptxas rejects the PTX:\n"
+              << errors;
+    return false;
+  }
   return true;
 }
 
