@@ -17,7 +17,7 @@
 #include "kernels-src/gemm/Gemm.h"
 #include "kernels-src/softmax/Softmax.h"
 #include "lowering/Compile.h"
-#include "test/gpu/GpuCase.h"
+#include "runtime/GpuCase.h"
 #include "test/gpu/RandomKernels.h"
 
 #include <cmath>

@@ -13,6 +13,8 @@
 #include "kernels-src/gemm/Gemm.h"
 #include "kernels-src/softmax/Softmax.h"
 #include "kernels-src/ssd/Ssd.h"
+#include "lowering/Compile.h"
+#include "runtime/GpuCase.h"
 
 #include <chrono>
 #include <cstdio>
@@ -50,7 +52,87 @@ struct Row {
   double err, bound;
   int64_t unwritten;
   double seconds;
+  std::string where = "interpreter";
+  int64_t ptxBytes = 0;
+  double compileSeconds = 0;
 };
+
+/// The GPU, when there is one (null otherwise, with the reason printed once).
+rt::Runtime *gpu() {
+  static std::unique_ptr<rt::Runtime> runtime;
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    rt::Status st = rt::Runtime::create(runtime);
+    if (!st) {
+      std::printf("no GPU here (%s): kernels run through the interpreter\n\n",
+                  st.message.substr(0, st.message.find('\n')).c_str());
+      runtime.reset();
+    } else {
+      std::printf("GPU: %s (sm_%d): kernels run there\n\n",
+                  runtime->deviceName().c_str(),
+                  runtime->computeCapability());
+    }
+  }
+  return runtime.get();
+}
+
+rt::ScalarType rtType(dsl::DType t) {
+  return t == dsl::f16 ? rt::ScalarType::f16
+         : t == dsl::bf16 ? rt::ScalarType::bf16
+                          : rt::ScalarType::f32;
+}
+
+/// A view argument of a one-launch kernel run, for the GPU path.
+gpucase::Arg viewArg(dsl::DType t, std::vector<int64_t> shape,
+                     std::vector<double> input,
+                     std::vector<double> expected = {}) {
+  gpucase::Arg a;
+  a.view.type = rtType(t);
+  a.view.shape = std::move(shape);
+  a.view.input = std::move(input);
+  a.view.expected = std::move(expected);
+  return a;
+}
+
+/// Compiles `module` to sm_90a PTX (always: the main job shows the compiled
+/// path works) and, when there is a GPU, replaces the row's interpreter run
+/// by a run of the PTX checked against the same float64 reference.
+void compileAndRunOnGpu(dsl::KernelModule &module, Row &row,
+                        std::array<int64_t, 3> grid,
+                        std::vector<gpucase::Arg> args) {
+  lowering::CompileOptions options;
+  options.target = "sm_90a";
+  std::string error;
+  auto t0 = std::chrono::steady_clock::now();
+  auto compiled = lowering::compileToPtx(module.module(), options, &error);
+  row.compileSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - t0)
+                           .count();
+  if (mlir::failed(compiled))
+    throw std::runtime_error(row.kernel + ": " + error);
+  row.ptxBytes = int64_t(compiled->ptx.size());
+  rt::Runtime *runtime = gpu();
+  if (!runtime)
+    return;
+  gpucase::Case c;
+  c.name = row.kernel;
+  c.ptx = compiled->ptx;
+  c.info = compiled->kernels.front();
+  c.grid = grid;
+  c.tolerance = row.bound;
+  c.args = std::move(args);
+  auto t1 = std::chrono::steady_clock::now();
+  gpucase::Outcome o = gpucase::run(*runtime, c);
+  row.seconds = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - t1)
+                    .count();
+  if (!o.ok && o.error == 0)
+    throw std::runtime_error(row.kernel + " on the GPU: " + o.message);
+  row.err = o.ok ? o.error : std::max(o.error, row.bound * 2);
+  row.unwritten = 0;
+  row.where = "GPU";
+}
 
 Row demoGemm(dsl::DType in, dsl::DType out, int64_t m, int64_t n, int64_t k,
              double bound, std::mt19937_64 &rng) {
@@ -72,10 +154,15 @@ Row demoGemm(dsl::DType in, dsl::DType out, int64_t m, int64_t n, int64_t k,
                     .count();
   if (!st.ok)
     throw std::runtime_error(st.message);
-  return {cfg.kernelName(),
+  std::vector<double> ref = gemm::reference(av, bv, m, n, k);
+  Row row{cfg.kernelName(),
           std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
-          check::relativeL2(check::values(c), gemm::reference(av, bv, m, n, k)),
-          bound, check::countPoisoned(c), secs};
+          check::relativeL2(check::values(c), ref), bound,
+          check::countPoisoned(c), secs};
+  compileAndRunOnGpu(module, row, launch.grid,
+                     {viewArg(in, {m, k}, av), viewArg(in, {k, n}, bv),
+                      viewArg(out, {m, n}, {}, ref)});
+  return row;
 }
 
 Row demoSoftmax(dsl::DType dtype, int64_t rows, int64_t cols, double bound,
@@ -98,10 +185,14 @@ Row demoSoftmax(dsl::DType dtype, int64_t rows, int64_t cols, double bound,
                     .count();
   if (!st.ok)
     throw std::runtime_error(st.message);
-  return {cfg.kernelName(), std::to_string(rows) + "x" + std::to_string(cols),
-          check::relativeL2(check::values(y),
-                            softmax::reference(xv, rows, cols)),
-          bound, check::countPoisoned(y), secs};
+  std::vector<double> ref = softmax::reference(xv, rows, cols);
+  Row row{cfg.kernelName(), std::to_string(rows) + "x" + std::to_string(cols),
+          check::relativeL2(check::values(y), ref), bound,
+          check::countPoisoned(y), secs};
+  compileAndRunOnGpu(module, row, launch.grid,
+                     {viewArg(dtype, {rows, cols}, xv),
+                      viewArg(dtype, {rows, cols}, {}, ref)});
+  return row;
 }
 
 /// The chunked SSD forward (three launches) against the float64 recurrence,
@@ -156,10 +247,25 @@ Row demoSsd(dsl::DType dtype, double bound, std::mt19937_64 &rng) {
   ssd::HostOutputs ref = ssd::reference(s, o, in);
   double errY = check::relativeL2(check::values(y), ref.y);
   double errH = check::relativeL2(check::values(hT), ref.finalStates);
-  return {std::string("ssd_forward_") + dsl::name(dtype) + " (" +
+  Row row{std::string("ssd_forward_") + dsl::name(dtype) + " (" +
               std::to_string(launches) + " launches)",
           "2x300x4x32x16", std::max(errY, errH), bound,
           check::countPoisoned(y) + check::countPoisoned(hT), secs};
+  // The three kernels compile to PTX; their GPU runs come with the SSD GPU
+  // issue (three launches with f32 intermediates).
+  dsl::KernelModule module;
+  ssd::build(module, s, o, cfg);
+  lowering::CompileOptions options;
+  std::string error;
+  auto t1 = std::chrono::steady_clock::now();
+  auto compiled = lowering::compileToPtx(module.module(), options, &error);
+  if (mlir::failed(compiled))
+    throw std::runtime_error("ssd: " + error);
+  row.compileSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - t1)
+                           .count();
+  row.ptxBytes = int64_t(compiled->ptx.size());
+  return row;
 }
 
 /// The butterfly long convolution against the float64 direct convolution,
@@ -201,21 +307,47 @@ Row demoConv(dsl::DType dtype, int64_t seqlen, bool multiPass, double bound,
                     .count();
   if (!st.ok)
     throw std::runtime_error(st.message);
-  double err = check::relativeL2(check::values(y),
-                                 conv::reference(s, uv, k, prev, postv));
-  return {std::string("conv_") + (multiPass ? "multipass_" : "fused_") +
+  std::vector<double> ref = conv::reference(s, uv, k, prev, postv);
+  double err = check::relativeL2(check::values(y), ref);
+  Row row{std::string("conv_") + (multiPass ? "multipass_" : "fused_") +
               dsl::name(dtype) + " (" + std::to_string(launches) +
               (launches == 1 ? " launch)" : " launches)"),
           "2x2x" + std::to_string(seqlen), err, bound, check::countPoisoned(y),
           secs};
+  dsl::KernelModule module;
+  conv::build(module, seqlen, cfg);
+  if (multiPass) {
+    lowering::CompileOptions options;
+    std::string error;
+    auto t1 = std::chrono::steady_clock::now();
+    auto compiled = lowering::compileToPtx(module.module(), options, &error);
+    if (mlir::failed(compiled))
+      throw std::runtime_error("conv: " + error);
+    row.compileSeconds = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - t1)
+                             .count();
+    row.ptxBytes = int64_t(compiled->ptx.size());
+    return row;
+  }
+  // The fused kernel views (B, H, L) as (B, H, L / 2, 2): the same bytes.
+  const int64_t B = s.batch, H = s.channels, L = seqlen;
+  std::vector<double> specF32(spec);
+  for (double &v : specF32)
+    v = double(float(v));
+  compileAndRunOnGpu(module, row, {H, B, 1},
+                     {viewArg(dtype, {B, H, L / 2, 2}, uv),
+                      viewArg(dsl::f32, {H, 4, conv::fftSize(L)}, specF32),
+                      viewArg(dtype, {B, H, L / 2, 2}, prev),
+                      viewArg(dtype, {B, H, L / 2, 2}, postv),
+                      viewArg(dtype, {B, H, L / 2, 2}, {}, ref)});
+  return row;
 }
 
 int demo(uint64_t seed) {
-  std::printf("tessera demo: example kernels through the reference "
-              "interpreter (CPU), seed %llu\n",
+  std::printf("tessera demo: every shipped kernel compiled to PTX (sm_90a) and "
+              "run against its float64 reference, seed %llu\n",
               (unsigned long long)seed);
-  std::printf("(no compiled path yet: PTX generation lands with the lowering)"
-              "\n\n");
+  gpu();
   std::mt19937_64 rng(seed);
   std::vector<Row> rows;
   rows.push_back(demoGemm(dsl::bf16, dsl::f32, 200, 136, 100, 1e-5, rng));
@@ -228,14 +360,16 @@ int demo(uint64_t seed) {
   rows.push_back(demoConv(dsl::f16, 1024, false, 2e-3, rng));
   rows.push_back(demoConv(dsl::bf16, 1024, false, 1e-2, rng));
   rows.push_back(demoConv(dsl::f16, 1024, true, 2e-3, rng));
-  std::printf("%-34s %-14s %12s %10s %10s %8s  %s\n", "kernel", "shape",
-              "rel L2 err", "bound", "unwritten", "time s", "result");
+  std::printf("%-34s %-14s %9s %10s %-11s %11s %8s %9s %8s  %s\n", "kernel",
+              "shape", "PTX KB", "compile s", "ran on", "rel L2 err",
+              "bound", "unwritten", "time s", "result");
   bool ok = true;
   for (const Row &r : rows) {
     bool pass = r.err < r.bound && r.unwritten == 0;
     ok &= pass;
-    std::printf("%-34s %-14s %12.3e %10.1e %10lld %8.2f  %s\n",
-                r.kernel.c_str(), r.shape.c_str(), r.err, r.bound,
+    std::printf("%-34s %-14s %9.1f %10.2f %-11s %11.3e %8.0e %9lld %8.3f  %s\n",
+                r.kernel.c_str(), r.shape.c_str(), r.ptxBytes / 1024.0,
+                r.compileSeconds, r.where.c_str(), r.err, r.bound,
                 (long long)r.unwritten, r.seconds, pass ? "PASS" : "FAIL");
   }
   std::printf("\n%s\n", ok ? "all kernels match their float64 references"

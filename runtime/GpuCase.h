@@ -20,6 +20,7 @@
 #define TESSERA_TEST_GPU_GPUCASE_H
 
 #include "runtime/KernelInfo.h"
+#include "runtime/Runtime.h"
 
 #include <array>
 #include <cstdint>
@@ -54,6 +55,17 @@ struct Case {
 /// Element bits of `value` in `type` (round to nearest even).
 uint64_t encode(rt::ScalarType type, double value);
 double decode(rt::ScalarType type, uint64_t bits);
+
+struct Outcome {
+  bool ok = false;
+  double error = 0; // largest relative L2 error over the checked outputs
+  std::string message;
+};
+
+/// Runs `c` on the GPU: inputs uploaded, outputs poisoned (all bits set),
+/// one launch, outputs compared with the expected values by relative L2
+/// (a NaN or unwritten output never passes).
+Outcome run(rt::Runtime &runtime, const Case &c);
 
 /// Writes `c` to folder `dir/c.name` (created). Returns an error message or
 /// "".
