@@ -39,7 +39,7 @@ RandomKernel buildRandomKernel(KernelModule &module, const std::string &name,
   int steps = 3 + pick(6);
   std::vector<int> chain;
   for (int i = 0; i < steps; ++i)
-    chain.push_back(pick(15));
+    chain.push_back(pick(19));
 
   module.kernel(name,
                 {view("x", k.inType, 2), view("u", k.inType, 2),
@@ -116,6 +116,28 @@ RandomKernel buildRandomKernel(KernelModule &module, const std::string &name,
         k.ops.push_back("loop");
         t = for_range(0, 3, t, [&](Scalar, Tile acc) { return acc * 0.5 + u; });
         break;
+      case 15:
+        k.ops.push_back("if-else");
+        t = if_else(pid + Scalar(1) < num_programs(0),
+                    [&] { return t * 2.0; }, [&] { return t - 1.0; });
+        break;
+      case 16: {
+        int axis = pick(2);
+        k.ops.push_back("cummax");
+        t = cummax(t, axis, pick(2) == 1);
+        break;
+      }
+      case 17:
+        k.ops.push_back("reduce-min+prod");
+        t = t + min(t, pick(2)) * 0.5 + prod(1.0 + t * 0.01, pick(2)) * 0.1;
+        break;
+      case 18: {
+        k.ops.push_back("int-arith");
+        Tile ti = cast(t * 8.0, i32);
+        ti = ti * 3.0 + broadcast_to(colsIdx, {R, C}) - 5.0;
+        t = cast(ti % 7.0, f32) * 0.1 + t;
+        break;
+      }
       default:
         k.ops.push_back("sqrt-abs+sum");
         t = sqrt(abs(t) + 1.0) + sum(t, 1 - pick(2)) * 0.01;
