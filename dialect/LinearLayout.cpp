@@ -43,6 +43,113 @@ LinearLayout LinearLayout::fromBlocked(BlockedLayoutAttr layout,
                       std::move(bases));
 }
 
+namespace {
+/// Builds a 2-D linear layout basis by basis: each added bit doubles the
+/// coverage of (row or column) at a fixed stride; bases past the tile's
+/// extent are zero (copies).
+struct Builder2D {
+  std::vector<int64_t> shape;
+  std::array<std::vector<LinearLayout::Coords>, 3> bases;
+  void add(LinearLayout::InDim in, int dim, int64_t stride) {
+    LinearLayout::Coords basis(2, 0);
+    if (stride < shape[dim])
+      basis[dim] = stride;
+    bases[in].push_back(basis);
+  }
+  /// Registers covering the rest of `dim` from `covered`, doubling.
+  void repeat(int dim, int64_t covered) {
+    for (int64_t s = covered; s < shape[dim]; s *= 2)
+      add(LinearLayout::Register, dim, s);
+  }
+};
+} // namespace
+
+LinearLayout LinearLayout::fromMma(MmaLayoutAttr layout,
+                                   llvm::ArrayRef<int64_t> shape) {
+  Builder2D b{{shape[0], shape[1]}, {}};
+  const int64_t wm = layout.getWarpsPerCTA()[0], wn = layout.getWarpsPerCTA()[1];
+  const int64_t instrN = layout.getInstrShape()[1];
+  // One warp's 16 x 8 accumulator block: c0, c1 on row lane/4, columns
+  // 2 (lane % 4) + {0, 1}; c2, c3 eight rows below.
+  b.add(Register, 1, 1);
+  b.add(Register, 0, 8);
+  // wgmma repeats the 16 x 8 block along N within one instruction.
+  int64_t covN = 8;
+  if (layout.getVersion() == 3)
+    for (; covN < instrN; covN *= 2)
+      b.add(Register, 1, covN);
+  b.add(Lane, 1, 2);
+  b.add(Lane, 1, 4);
+  b.add(Lane, 0, 1);
+  b.add(Lane, 0, 2);
+  b.add(Lane, 0, 4);
+  // Warps: along M first (a wgmma warpgroup stacks its 4 warps by 16 rows).
+  int64_t covM = 16;
+  for (int64_t w = 1; w < wm; w *= 2, covM *= 2)
+    b.add(Warp, 0, covM);
+  for (int64_t w = 1; w < wn; w *= 2, covN *= 2)
+    b.add(Warp, 1, covN);
+  // Repetitions: columns first, then rows.
+  b.repeat(1, covN);
+  b.repeat(0, covM);
+  return LinearLayout(b.shape, std::move(b.bases));
+}
+
+LinearLayout LinearLayout::fromDotOperand(DotOperandLayoutAttr layout,
+                                          llvm::ArrayRef<int64_t> shape) {
+  Builder2D b{{shape[0], shape[1]}, {}};
+  MmaLayoutAttr parent = layout.getParent();
+  const int64_t wm = parent.getWarpsPerCTA()[0],
+                wn = parent.getWarpsPerCTA()[1];
+  const bool isA = layout.getOpIdx() == 0;
+  const int kDim = isA ? 1 : 0, outerDim = isA ? 0 : 1;
+  // A (16 x 16 per warp): a0 a1 at row lane/4, k = 2 (lane % 4) + {0, 1};
+  // a2 a3 eight rows below; a4..a7 the same at k + 8.
+  // B (16 x 8): b0 b1 at k = 2 (lane % 4) + {0, 1}, column lane/4; b2 b3 at
+  // k + 8.
+  b.add(Register, kDim, 1);
+  if (isA)
+    b.add(Register, outerDim, 8);
+  b.add(Register, kDim, 8);
+  b.add(Lane, kDim, 2);
+  b.add(Lane, kDim, 4);
+  b.add(Lane, outerDim, 1);
+  b.add(Lane, outerDim, 2);
+  b.add(Lane, outerDim, 4);
+  // Warps split the parent's M (for A) or N (for B); the others hold copies.
+  int64_t covOuter = isA ? 16 : 8;
+  for (int64_t w = 1; w < wm; w *= 2) {
+    if (isA) {
+      b.add(Warp, 0, covOuter);
+      covOuter *= 2;
+    } else {
+      b.bases[Warp].push_back(Coords(2, 0));
+    }
+  }
+  for (int64_t w = 1; w < wn; w *= 2) {
+    if (!isA) {
+      b.add(Warp, 1, covOuter);
+      covOuter *= 2;
+    } else {
+      b.bases[Warp].push_back(Coords(2, 0));
+    }
+  }
+  // Repetitions: along K first (the k-loop of the instruction), then the
+  // outer dimension.
+  b.repeat(kDim, 16);
+  b.repeat(outerDim, covOuter);
+  return LinearLayout(b.shape, std::move(b.bases));
+}
+
+LinearLayout LinearLayout::get(Attribute layout,
+                               llvm::ArrayRef<int64_t> shape) {
+  if (auto mma = dyn_cast<MmaLayoutAttr>(layout))
+    return fromMma(mma, shape);
+  if (auto dot = dyn_cast<DotOperandLayoutAttr>(layout))
+    return fromDotOperand(dot, shape);
+  return fromBlocked(cast<BlockedLayoutAttr>(layout), shape);
+}
+
 LinearLayout::Coords LinearLayout::apply(InDim in, int64_t value) const {
   Coords out(rank(), 0);
   for (int bit = 0; bit < numBits(in); ++bit)

@@ -33,6 +33,16 @@ public:
   static LinearLayout fromBlocked(BlockedLayoutAttr layout,
                                   llvm::ArrayRef<int64_t> shape);
 
+  /// Tensor Core accumulators (mma.sync m16n8 or wgmma m64nN) over `shape`.
+  static LinearLayout fromMma(MmaLayoutAttr layout,
+                              llvm::ArrayRef<int64_t> shape);
+  /// The A (M x K) or B (K x N) fragments of mma.sync m16n8k16.
+  static LinearLayout fromDotOperand(DotOperandLayoutAttr layout,
+                                     llvm::ArrayRef<int64_t> shape);
+  /// Any distributed layout (blocked, mma, dot_operand) over `shape`.
+  static LinearLayout get(mlir::Attribute layout,
+                          llvm::ArrayRef<int64_t> shape);
+
   const std::vector<int64_t> &shape() const { return shape_; }
   int64_t rank() const { return shape_.size(); }
   const std::vector<Coords> &bases(InDim in) const { return bases_[in]; }

@@ -130,6 +130,81 @@ def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout"> {
   }];
 }
 
+def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout"> {
+  let mnemonic = "mma";
+  let summary = "the accumulator layout of Tensor Core instructions";
+  let description = [{
+    A 2-D tile held as the accumulators of `mma.sync.m16n8k16` (version 2,
+    `instr = [16, 8]`) or of `wgmma.mma_async` (version 3,
+    `instr = [64, N]`, one warpgroup of four warps per 64 rows). Each warp
+    covers one instruction tile; `wpc` arranges the warps over rows and
+    columns; the pattern repeats in registers over the tile, columns first.
+
+    ```mlir
+    tensor<64x64xf32, #tile.mma<version = 2, wpc = [2, 2], instr = [16, 8]>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$instrShape);
+  let assemblyFormat = [{
+    `<` `version` `=` $version `,` `wpc` `=` `[` $warpsPerCTA `]` `,`
+    `instr` `=` `[` $instrShape `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getNumWarps() const;
+  }];
+}
+
+def Tile_DotOperandLayoutAttr : AttrDef<Tile_Dialect, "DotOperandLayout"> {
+  let mnemonic = "dot_operand";
+  let summary = "the register layout of an mma input fragment";
+  let description = [{
+    Operand `opIdx` (0: A, M x K; 1: B, K x N) of the Tensor Core
+    instruction whose accumulator layout is `parent`, as `ldmatrix` leaves
+    it in registers: `kWidth` consecutive K elements per 32-bit register
+    (2 for bf16/f16). Warps that share rows of A (columns of B) hold copies.
+
+    ```mlir
+    tensor<64x32xbf16, #tile.dot_operand<idx = 0, parent = #tile.mma<version = 2, wpc = [2, 2], instr = [16, 8]>, kwidth = 2>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$opIdx, "MmaLayoutAttr":$parent,
+                        "unsigned":$kWidth);
+  let assemblyFormat = [{
+    `<` `idx` `=` $opIdx `,` `parent` `=` $parent `,` `kwidth` `=` $kWidth `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Tile_SharedLayoutAttr : AttrDef<Tile_Dialect, "SharedLayout"> {
+  let mnemonic = "shared";
+  let summary = "a swizzled shared-memory layout";
+  let description = [{
+    How a tile is laid out in shared memory: row-major along `order`, with
+    groups of `vec` elements of a row XOR-swizzled by
+    `(row / perPhase) % maxPhase`, so that the threads of a warp reading a
+    column (as `ldmatrix` does) hit distinct banks.
+
+    ```mlir
+    #tile.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+    ```
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
+                        "unsigned":$maxPhase,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,` `maxPhase` `=`
+    $maxPhase `,` `order` `=` `[` $order `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Element offset of (row, col) in a rows x cols tile (order [1, 0]).
+    int64_t offset(int64_t row, int64_t col, int64_t cols) const;
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Type constraints
 //===----------------------------------------------------------------------===//

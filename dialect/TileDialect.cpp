@@ -22,12 +22,24 @@ using namespace tessera::tile;
 #include "dialect/TileTypes.cpp.inc"
 
 namespace {
-/// Prints layouts as #blocked, #blocked1, ... aliases, as Triton does.
+/// Prints layouts as #blocked, #mma1, #dot_op, ... aliases, as Triton does.
 struct TileOpAsmInterface : public OpAsmDialectInterface {
   using OpAsmDialectInterface::OpAsmDialectInterface;
   AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
     if (isa<BlockedLayoutAttr>(attr)) {
       os << "blocked";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<MmaLayoutAttr>(attr)) {
+      os << "mma";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<DotOperandLayoutAttr>(attr)) {
+      os << "dot_op";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<SharedLayoutAttr>(attr)) {
+      os << "shared";
       return AliasResult::FinalAlias;
     }
     return AliasResult::NoAlias;
@@ -71,9 +83,15 @@ bool tessera::tile::isTileType(Type type) {
   if (!tensor || tensor.getRank() == 0)
     return false;
   if (Attribute encoding = tensor.getEncoding()) {
-    auto layout = dyn_cast<BlockedLayoutAttr>(encoding);
-    if (!layout || layout.getRank() != tensor.getRank())
+    if (auto blocked = dyn_cast<BlockedLayoutAttr>(encoding)) {
+      if (blocked.getRank() != tensor.getRank())
+        return false;
+    } else if (isa<MmaLayoutAttr, DotOperandLayoutAttr>(encoding)) {
+      if (tensor.getRank() != 2)
+        return false;
+    } else {
       return false;
+    }
   }
   for (int64_t dim : tensor.getShape())
     if (ShapedType::isDynamic(dim) || dim <= 0 || !llvm::isPowerOf2_64(dim))
@@ -81,10 +99,86 @@ bool tessera::tile::isTileType(Type type) {
   return isTileElementType(tensor.getElementType());
 }
 
-BlockedLayoutAttr tessera::tile::getLayout(Type type) {
+bool tessera::tile::isDistributedLayout(Attribute attr) {
+  return isa_and_nonnull<BlockedLayoutAttr, MmaLayoutAttr,
+                         DotOperandLayoutAttr>(attr);
+}
+
+Attribute tessera::tile::getLayout(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor ? dyn_cast_or_null<BlockedLayoutAttr>(tensor.getEncoding())
-                : BlockedLayoutAttr();
+  if (!tensor || !isDistributedLayout(tensor.getEncoding()))
+    return {};
+  return tensor.getEncoding();
+}
+
+//===----------------------------------------------------------------------===//
+// MmaLayoutAttr / DotOperandLayoutAttr / SharedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+unsigned MmaLayoutAttr::getNumWarps() const {
+  return getWarpsPerCTA()[0] * getWarpsPerCTA()[1];
+}
+
+LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    unsigned version, ArrayRef<unsigned> wpc,
+                                    ArrayRef<unsigned> instr) {
+  if (wpc.size() != 2 || instr.size() != 2)
+    return emitError() << "mma layouts are 2-D: wpc and instr need 2 entries";
+  for (unsigned w : wpc)
+    if (!llvm::isPowerOf2_32(w))
+      return emitError() << "wpc entries must be powers of two";
+  if (version == 2) {
+    if (instr[0] != 16 || instr[1] != 8)
+      return emitError() << "version 2 (mma.sync) has instr = [16, 8]";
+  } else if (version == 3) {
+    if (instr[0] != 64 || instr[1] < 8 || instr[1] > 256 ||
+        !llvm::isPowerOf2_32(instr[1]))
+      return emitError() << "version 3 (wgmma) has instr = [64, N] with N a "
+                            "power of two in 8..256";
+    if (wpc[0] % 4 != 0)
+      return emitError() << "version 3 needs whole warpgroups: wpc[0] must "
+                            "be a multiple of 4";
+  } else {
+    return emitError() << "mma version must be 2 (mma.sync) or 3 (wgmma), "
+                          "got "
+                       << version;
+  }
+  return success();
+}
+
+LogicalResult
+DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                             unsigned opIdx, MmaLayoutAttr parent,
+                             unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "idx is 0 (A) or 1 (B), got " << opIdx;
+  if (parent.getVersion() != 2)
+    return emitError() << "dot operands in registers are defined for "
+                          "version 2 (mma.sync) parents";
+  if (kWidth != 2)
+    return emitError() << "kwidth must be 2 (16-bit operands), got " << kWidth;
+  return success();
+}
+
+LogicalResult
+SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         unsigned vec, unsigned perPhase, unsigned maxPhase,
+                         ArrayRef<unsigned> order) {
+  if (!llvm::isPowerOf2_32(vec) || !llvm::isPowerOf2_32(perPhase) ||
+      !llvm::isPowerOf2_32(maxPhase))
+    return emitError() << "vec, perPhase and maxPhase must be powers of two";
+  if (order.size() != 2 || !((order[0] == 1 && order[1] == 0) ||
+                             (order[0] == 0 && order[1] == 1)))
+    return emitError() << "shared layouts are 2-D: order is [1, 0] or [0, 1]";
+  return success();
+}
+
+int64_t SharedLayoutAttr::offset(int64_t row, int64_t col,
+                                 int64_t cols) const {
+  int64_t vec = getVec();
+  int64_t phase = (row / getPerPhase()) % getMaxPhase();
+  int64_t group = (col / vec) ^ phase;
+  return row * cols + group * vec + col % vec;
 }
 
 //===----------------------------------------------------------------------===//

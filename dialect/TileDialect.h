@@ -26,8 +26,12 @@ namespace tessera::tile {
 /// dialect of its rank (level 2).
 bool isTileType(mlir::Type type);
 
-/// The layout of a level-2 tile type (null at level 1).
-BlockedLayoutAttr getLayout(mlir::Type type);
+/// The layout of a level-2 tile type: a distributed layout (blocked, mma or
+/// dot_operand); null at level 1.
+mlir::Attribute getLayout(mlir::Type type);
+
+/// True for the layouts a tile in registers can have.
+bool isDistributedLayout(mlir::Attribute attr);
 
 /// The name of the module attribute holding the warps per CTA of its
 /// kernels (level 2).

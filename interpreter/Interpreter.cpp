@@ -1240,6 +1240,14 @@ bool Interp::exec(Operation &opRef) {
       .Case<tile::ReshapeOp>([&](auto o) { return execReshape(o); })
       .Case<tile::PermuteOp>([&](auto o) { return execPermute(o); })
       .Case<tile::IotaOp>([&](auto o) { return execIota(o); })
+      .Case<tile::ConvertLayoutOp>([&](auto o) {
+        // Layouts say which thread holds what; the values are the same.
+        const RtValue *s = lookup(o, o.getSource());
+        if (!s)
+          return false;
+        bind(o.getResult(), RtValue(*s));
+        return true;
+      })
       .Case<tile::GatherOp>([&](auto o) { return execGather(o); })
       .Case<tile::SplatOp>([&](auto o) { return execSplat(o); })
       // ---- scf ------------------------------------------------------------

@@ -46,8 +46,7 @@ Type TileTypeConverter::registerElementType(Type elementType) {
 }
 
 tile::LinearLayout layoutOf(RankedTensorType type) {
-  return tile::LinearLayout::fromBlocked(tile::getLayout(type),
-                                         type.getShape());
+  return tile::LinearLayout::get(tile::getLayout(type), type.getShape());
 }
 
 int64_t elementBytes(Type type) {

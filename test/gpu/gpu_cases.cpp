@@ -17,6 +17,8 @@
 #include "kernels-src/gemm/Gemm.h"
 #include "kernels-src/softmax/Softmax.h"
 #include "lowering/Compile.h"
+
+#include "mlir/Parser/Parser.h"
 #include "runtime/GpuCase.h"
 #include "test/gpu/RandomKernels.h"
 
@@ -246,6 +248,65 @@ int convCases(const std::string &dir, std::mt19937_64 &rng) {
   return failures;
 }
 
+/// Hand-written level-2 kernels (test/gpu/kernels/*.mlir) with two rank-2
+/// f32 views (x in, y out) of 64 rows per program, against the interpreter.
+int levelTwoCases(const std::string &dir, std::mt19937_64 &rng) {
+  int failures = 0;
+  const std::string path =
+      std::string(TESSERA_SOURCE_DIR) + "/test/gpu/kernels/layouts.mlir";
+  mlir::DialectRegistry registry;
+  lowering::registerLoweringDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(path, &context);
+  if (!module) {
+    std::cerr << "error: cannot parse " << path << "\n";
+    return 1;
+  }
+  const int64_t rows = 150, cols = 30; // 3 programs, ragged edges
+  interp::Buffer x(interp::DType::f32, {rows, cols}),
+      y(interp::DType::f32, {rows, cols});
+  auto xv = check::fillUniform(x, rng);
+  y.poison();
+  interp::LaunchConfig launch;
+  launch.grid = {3, 1, 1};
+  interp::Status st =
+      interp::run(*module, "layouts",
+                  {interp::ViewArg{&x}, interp::ViewArg{&y}}, launch);
+  if (!st) {
+    std::cerr << "error: layouts: interpreter: " << st.message << "\n";
+    return 1;
+  }
+  for (const char *target : kTargets) {
+    gpucase::Case c;
+    c.name = std::string("layouts_") + target;
+    lowering::CompileOptions options;
+    options.target = target;
+    std::string error;
+    auto compiled = lowering::compileToPtx(*module, options, &error);
+    if (mlir::failed(compiled)) {
+      std::cerr << "error: " << c.name << ": " << error << "\n";
+      ++failures;
+      continue;
+    }
+    c.ptx = compiled->ptx;
+    c.info = compiled->kernels.front();
+    std::string errors = ptxasErrors(c.ptx, target);
+    if (!errors.empty()) {
+      std::cerr << "error: " << c.name << ": ptxas: " << errors;
+      ++failures;
+      continue;
+    }
+    c.grid = launch.grid;
+    c.tolerance = 1e-6;
+    c.args = {viewArg(dsl::f32, {rows, cols}, xv),
+              viewArg(dsl::f32, {rows, cols}, {}, check::values(y))};
+    failures += emit(c, dir);
+  }
+  return failures;
+}
+
 int randomCases(const std::string &dir, int count, uint64_t seed) {
   int failures = 0;
   for (int i = 0; i < count; ++i) {
@@ -336,7 +397,8 @@ int main(int argc, char **argv) {
   }
   std::mt19937_64 rng(seed);
   int failures = gemmCases(dir, rng) + softmaxCases(dir, rng) +
-                 convCases(dir, rng) + randomCases(dir, count, seed);
+                 convCases(dir, rng) + levelTwoCases(dir, rng) +
+                 randomCases(dir, count, seed);
   std::printf("cases written to %s (%d failures)\n", dir.c_str(), failures);
   return failures ? 1 : 0;
 }

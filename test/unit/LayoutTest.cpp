@@ -1,0 +1,117 @@
+//===- LayoutTest.cpp - linear layouts against the PTX fragment maps -------===//
+
+#include "dialect/LinearLayout.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace tessera::tile;
+
+namespace {
+
+class LayoutTest : public ::testing::Test {
+protected:
+  LayoutTest() { ctx.loadDialect<TileDialect>(); }
+  mlir::MLIRContext ctx;
+};
+
+TEST_F(LayoutTest, DefaultBlockedIsRowMajorAcrossThreads) {
+  // 64 x 32, 4 warps: thread t holds 8 consecutive elements of a row.
+  BlockedLayoutAttr attr = defaultBlockedLayout(&ctx, {64, 32}, 4);
+  LinearLayout l = LinearLayout::fromBlocked(attr, {64, 32});
+  EXPECT_EQ(l.numRegisters(), 16);
+  for (int64_t warp = 0; warp < 4; ++warp)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t reg = 0; reg < 16; ++reg) {
+        int64_t t = warp * 32 + lane;
+        int64_t linear = (reg / 8) * 1024 + t * 8 + reg % 8;
+        auto c = l.apply(reg, lane, warp);
+        EXPECT_EQ(l.linearIndex(c), linear);
+      }
+}
+
+TEST_F(LayoutTest, SmallTilesHaveCopies) {
+  BlockedLayoutAttr attr = defaultBlockedLayout(&ctx, {4, 1}, 4);
+  LinearLayout l = LinearLayout::fromBlocked(attr, {4, 1});
+  EXPECT_EQ(l.numRegisters(), 1);
+  // Lanes 0..3 hold rows 0..3; every other lane and warp bit is a copy.
+  for (int bit = 2; bit < 5; ++bit)
+    EXPECT_TRUE(l.isBroadcastBit(LinearLayout::Lane, bit));
+  EXPECT_EQ(l.apply(0, 6, 3), (LinearLayout::Coords{2, 0}));
+}
+
+TEST_F(LayoutTest, MmaV2AccumulatorMatchesPtxFragment) {
+  // PTX ISA, mma.m16n8k16 f32 accumulators: c_i at row groupID (+8 for
+  // i >= 2), column 2 * threadID_in_group + (i % 2).
+  auto mma = MmaLayoutAttr::get(&ctx, 2, {2, 2}, {16, 8});
+  LinearLayout l = LinearLayout::fromMma(mma, {64, 32});
+  // 64x32 over 2x2 warps of 16x8: 2 repetitions each way, 4 values each.
+  EXPECT_EQ(l.numRegisters(), 16);
+  for (int64_t warp = 0; warp < 4; ++warp)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t reg = 0; reg < 16; ++reg) {
+        int64_t i = reg % 4, repN = (reg / 4) % 2, repM = reg / 8;
+        int64_t wm = warp % 2, wn = warp / 2;
+        int64_t row = repM * 32 + wm * 16 + lane / 4 + (i >= 2 ? 8 : 0);
+        int64_t col = repN * 16 + wn * 8 + 2 * (lane % 4) + i % 2;
+        EXPECT_EQ(l.apply(reg, lane, warp), (LinearLayout::Coords{row, col}))
+            << "warp " << warp << " lane " << lane << " reg " << reg;
+      }
+}
+
+TEST_F(LayoutTest, WgmmaAccumulatorMatchesPtxFragment) {
+  // wgmma m64nNk16 f32: warp w of the warpgroup owns rows 16 w ..; d[4j+i]
+  // at row 16 w + groupID (+8 for i >= 2), column 8 j + 2 tig + i % 2.
+  auto mma = MmaLayoutAttr::get(&ctx, 3, {4, 1}, {64, 32});
+  LinearLayout l = LinearLayout::fromMma(mma, {64, 32});
+  EXPECT_EQ(l.numRegisters(), 16);
+  for (int64_t warp = 0; warp < 4; ++warp)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t reg = 0; reg < 16; ++reg) {
+        int64_t i = reg % 4, j = reg / 4;
+        int64_t row = 16 * warp + lane / 4 + (i >= 2 ? 8 : 0);
+        int64_t col = 8 * j + 2 * (lane % 4) + i % 2;
+        EXPECT_EQ(l.apply(reg, lane, warp), (LinearLayout::Coords{row, col}));
+      }
+}
+
+TEST_F(LayoutTest, DotOperandsMatchPtxFragments) {
+  auto mma = MmaLayoutAttr::get(&ctx, 2, {1, 1}, {16, 8});
+  // A, 16 x 16 f16: a0 a1 row g, k 2t + {0,1}; a2 a3 row g + 8; a4 a5 row g,
+  // k + 8; a6 a7 row g + 8, k + 8.
+  LinearLayout a = LinearLayout::fromDotOperand(
+      DotOperandLayoutAttr::get(&ctx, 0, mma, 2), {16, 16});
+  // B, 16 x 8: b0 b1 k 2t + {0,1}, column g; b2 b3 k + 8.
+  LinearLayout b = LinearLayout::fromDotOperand(
+      DotOperandLayoutAttr::get(&ctx, 1, mma, 2), {16, 8});
+  EXPECT_EQ(a.numRegisters(), 8);
+  EXPECT_EQ(b.numRegisters(), 4);
+  for (int64_t lane = 0; lane < 32; ++lane) {
+    int64_t g = lane / 4, t = lane % 4;
+    for (int64_t i = 0; i < 8; ++i) {
+      int64_t row = g + ((i / 2) % 2 ? 8 : 0), k = 2 * t + i % 2 + (i >= 4 ? 8 : 0);
+      EXPECT_EQ(a.apply(i, lane, 0), (LinearLayout::Coords{row, k}));
+    }
+    for (int64_t i = 0; i < 4; ++i) {
+      int64_t k = 2 * t + i % 2 + (i >= 2 ? 8 : 0);
+      EXPECT_EQ(b.apply(i, lane, 0), (LinearLayout::Coords{k, g}));
+    }
+  }
+}
+
+TEST_F(LayoutTest, SharedSwizzleSpreadsAColumnOverBanks) {
+  // 8 rows of 64 f16 (128 bytes): reading 8-element column group 0 of rows
+  // 0..7 touches 8 different 16-byte groups.
+  auto shared = SharedLayoutAttr::get(&ctx, 8, 1, 8, {1, 0});
+  std::set<int64_t> groups;
+  for (int64_t row = 0; row < 8; ++row)
+    groups.insert((shared.offset(row, 0, 64) % 64) / 8);
+  EXPECT_EQ(groups.size(), 8u);
+  // Elements inside a vector stay contiguous.
+  EXPECT_EQ(shared.offset(3, 5, 64), shared.offset(3, 0, 64) + 5);
+}
+
+} // namespace
