@@ -31,8 +31,11 @@ struct ElementwiseLowering : ConversionPattern {
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!type || !tile::getLayout(type))
       return failure();
+    // Tile operands share the result's layout; a scalar operand (the
+    // condition of arith.select) applies to every register.
     for (Value v : op->getOperands())
-      if (tile::getLayout(v.getType()) != tile::getLayout(type))
+      if (isa<RankedTensorType>(v.getType()) &&
+          tile::getLayout(v.getType()) != tile::getLayout(type))
         return rewriter.notifyMatchFailure(op, "operand layouts differ");
     Location loc = op->getLoc();
     Type resultStruct = getTypeConverter()->convertType(type);
@@ -41,8 +44,10 @@ struct ElementwiseLowering : ConversionPattern {
     SmallVector<Value> results;
     for (int64_t r = 0; r < n; ++r) {
       SmallVector<Value> scalars;
-      for (Value v : operands)
-        scalars.push_back(extract(rewriter, loc, v, r));
+      for (auto [original, v] : llvm::zip(op->getOperands(), operands))
+        scalars.push_back(isa<RankedTensorType>(original.getType())
+                              ? extract(rewriter, loc, v, r)
+                              : v);
       OperationState state(loc, op->getName());
       state.addOperands(scalars);
       state.addTypes(element);
