@@ -28,6 +28,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   tile::TileAssignLayoutsOptions layouts;
   layouts.numWarps = options.numWarps;
   pm.addPass(tile::createTileAssignLayouts(layouts));
+  pm.addPass(tile::createTileAccelerateMma());
   pm.addPass(tile::createTileRemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -330,6 +330,72 @@ Value mmaInput(OpBuilder &b, Location loc, Value v, bool roundToTF32) {
   return LLVM::BitcastOp::create(b, loc, b.getF32Type(), op.getResult(0));
 }
 
+/// Two 16-bit values in one 32-bit register (the first in the low half).
+Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
+  Type i16 = b.getI16Type(), i32 = b.getI32Type();
+  Value l = LLVM::ZExtOp::create(b, loc, i32,
+                                 LLVM::BitcastOp::create(b, loc, i16, lo));
+  Value h = LLVM::ZExtOp::create(b, loc, i32,
+                                 LLVM::BitcastOp::create(b, loc, i16, hi));
+  return LLVM::OrOp::create(b, loc, l,
+                            LLVM::ShlOp::create(b, loc, h, i32Const(b, loc, 16)));
+}
+
+/// tile.mma on Tensor Core layouts (A and B as m16n8k16 fragments, the
+/// accumulator as mma.sync accumulators): one mma.sync per (m, n, k)
+/// instruction tile, registers taken straight from the layouts' order.
+LogicalResult lowerMmaSync(tile::MmaOp op, tile::MmaOp::Adaptor adaptor,
+                           const TypeConverter *converter,
+                           ConversionPatternRewriter &rewriter) {
+  RankedTensorType a = op.getA().getType(), c = op.getAcc().getType();
+  auto mma = cast<tile::MmaLayoutAttr>(c.getEncoding());
+  const int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  const int64_t M = a.getDimSize(0), K = a.getDimSize(1),
+                N = c.getDimSize(1);
+  const int64_t repM = M / (16 * wm), repN = N / (8 * wn), repK = K / 16;
+  Location loc = op.getLoc();
+  SmallVector<Value> A = unpackStruct(rewriter, loc, adaptor.getA());
+  SmallVector<Value> B = unpackStruct(rewriter, loc, adaptor.getB());
+  SmallVector<Value> C = unpackStruct(rewriter, loc, adaptor.getAcc());
+  if (int64_t(A.size()) != 8 * repK * repM ||
+      int64_t(B.size()) != 4 * repK * repN ||
+      int64_t(C.size()) != 4 * repN * repM)
+    return rewriter.notifyMatchFailure(op, "fragment counts do not match");
+  const char *type = a.getElementType().isBF16() ? "bf16" : "f16";
+  std::string text = std::string("mma.sync.aligned.m16n8k16.row.col.f32.") +
+                     type + "." + type +
+                     ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+                     "{$10, $11, $12, $13};";
+  Type f32 = rewriter.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      rewriter.getContext(), {f32, f32, f32, f32});
+  SmallVector<Value> D(C);
+  for (int64_t m = 0; m < repM; ++m)
+    for (int64_t n = 0; n < repN; ++n) {
+      int64_t c0 = 4 * (n + repN * m);
+      for (int64_t k = 0; k < repK; ++k) {
+        int64_t a0 = 8 * (k + repK * m), b0 = 4 * (k + repK * n);
+        SmallVector<Value> operands = {
+            packPair(rewriter, loc, A[a0 + 0], A[a0 + 1]),
+            packPair(rewriter, loc, A[a0 + 2], A[a0 + 3]),
+            packPair(rewriter, loc, A[a0 + 4], A[a0 + 5]),
+            packPair(rewriter, loc, A[a0 + 6], A[a0 + 7]),
+            packPair(rewriter, loc, B[b0 + 0], B[b0 + 1]),
+            packPair(rewriter, loc, B[b0 + 2], B[b0 + 3]),
+            D[c0 + 0], D[c0 + 1], D[c0 + 2], D[c0 + 3]};
+        auto asmOp = LLVM::InlineAsmOp::create(
+            rewriter, loc, resultType, operands, text,
+            "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f", false, false,
+            LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+            ArrayAttr());
+        for (int64_t i = 0; i < 4; ++i)
+          D[c0 + i] = extract(rewriter, loc, asmOp.getResult(0), i);
+      }
+    }
+  rewriter.replaceOp(op, packStruct(rewriter, loc, converter->convertType(c), D));
+  return success();
+}
+
 struct MmaLowering : OpConversionPattern<tile::MmaOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -337,6 +403,10 @@ struct MmaLowering : OpConversionPattern<tile::MmaOp> {
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType a = op.getA().getType(), bt = op.getB().getType(),
                      c = op.getAcc().getType();
+    if (isa_and_nonnull<tile::DotOperandLayoutAttr>(a.getEncoding()) &&
+        isa_and_nonnull<tile::DotOperandLayoutAttr>(bt.getEncoding()) &&
+        isa_and_nonnull<tile::MmaLayoutAttr>(c.getEncoding()))
+      return lowerMmaSync(op, adaptor, getTypeConverter(), rewriter);
     if (!tile::getLayout(a) || !tile::getLayout(bt) || !tile::getLayout(c))
       return failure();
     if (tile::getLayout(c) != tile::getLayout(op.getType()))

@@ -34,4 +34,18 @@ def TileRemoveLayoutConversions
   }];
 }
 
+def TileAccelerateMma : Pass<"tile-accelerate-mma", "mlir::ModuleOp"> {
+  let summary = "map tile.mma onto Tensor Core layouts";
+  let description = [{
+    For a `tile.mma` with bf16 or f16 inputs whose shape the instruction
+    tiles (M a multiple of 16 per warp row, N of 8 per warp column, K of
+    16), converts A and B to the `mma.sync.m16n8k16` operand fragments
+    (`#tile.dot_operand`), the accumulator to `#tile.mma<version = 2>`, and
+    the result back to the layout it had; the lowering then emits
+    `mma.sync`. Other mma ops keep the FMA path. Warps are arranged
+    `wpc = [wm, wn]` with as many along M as the tile allows.
+  }];
+  let dependentDialects = ["::tessera::tile::TileDialect"];
+}
+
 #endif // TESSERA_PASSES

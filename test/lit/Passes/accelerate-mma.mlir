@@ -1,0 +1,65 @@
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-accelerate-mma | FileCheck %s
+// RUN: tile-compile %s --target sm_80 | FileCheck %s --check-prefix=PTX
+
+// A bf16 mma whose shape the m16n8k16 instruction tiles: A and B become
+// Tensor Core operand fragments, the accumulator an mma.sync accumulator
+// (4 warps along M for 64 rows), and the result goes back to its layout.
+// CHECK-DAG: #[[MMA:mma[0-9]*]] = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+// CHECK-DAG: #[[A:dot_op[0-9]*]] = #tile.dot_operand<idx = 0, parent = #[[MMA]], kwidth = 2>
+// CHECK-DAG: #[[B:dot_op[0-9]*]] = #tile.dot_operand<idx = 1, parent = #[[MMA]], kwidth = 2>
+// CHECK-LABEL: tile.kernel @gemm_tile
+// CHECK: %[[CA:.*]] = tile.convert_layout %{{.*}} -> tensor<64x32xbf16, #[[A]]>
+// CHECK: %[[CB:.*]] = tile.convert_layout %{{.*}} -> tensor<32x64xbf16, #[[B]]>
+// CHECK: %[[CC:.*]] = tile.convert_layout %{{.*}} -> tensor<64x64xf32, #[[MMA]]>
+// CHECK: %[[D:.*]] = tile.mma %[[CA]], %[[CB]], %[[CC]] : tensor<64x32xbf16, #[[A]]>, tensor<32x64xbf16, #[[B]]>, tensor<64x64xf32, #[[MMA]]>
+// CHECK: tile.convert_layout %[[D]] : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #blocked
+// PTX-LABEL: .entry gemm_tile(
+// PTX-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-NOT: mma.sync
+tile.kernel @gemm_tile(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<32x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tile.mma %ta, %tb, %z : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+}
+
+// -----
+
+// f16 with 2x2 warps when M has only 32 rows.
+// CHECK: #tile.mma<version = 2, wpc = [2, 2], instr = [16, 8]>
+// CHECK-LABEL: tile.kernel @f16_32x16
+// PTX-LABEL: .entry f16_32x16(
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+tile.kernel @f16_32x16(%a: !tile.view<?x?xf16>, %c: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<?x?xf16> -> tensor<32x16xf16>
+  %tb = tile.load %a[%c0, %c0] : !tile.view<?x?xf16> -> tensor<16x16xf16>
+  %z = arith.constant dense<0.0> : tensor<32x16xf32>
+  %d = tile.mma %ta, %tb, %z : tensor<32x16xf16>, tensor<16x16xf16>, tensor<32x16xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<32x16xf32> -> !tile.view<?x?xf32>
+}
+
+// -----
+
+// Shapes the instruction cannot tile (K = 8) and f32 inputs keep the FMA
+// path.
+// CHECK-LABEL: tile.kernel @fallbacks
+// CHECK-NOT: #tile.mma
+// CHECK-NOT: dot_operand
+// PTX-LABEL: .entry fallbacks(
+// PTX-NOT: mma.sync
+// PTX: fma.rn.f32
+tile.kernel @fallbacks(%a: !tile.view<?x?xbf16>, %f: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x8xbf16>
+  %tb = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<8x8xbf16>
+  %z = arith.constant dense<0.0> : tensor<16x8xf32>
+  %d = tile.mma %ta, %tb, %z : tensor<16x8xbf16>, tensor<8x8xbf16>, tensor<16x8xf32>
+  tile.store %d, %f[%c0, %c0] : tensor<16x8xf32> -> !tile.view<?x?xf32>
+  %fa = tile.load %f[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x16xf32>
+  %z2 = arith.constant dense<0.0> : tensor<16x16xf32>
+  %e = tile.mma %fa, %fa, %z2 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+  tile.store %e, %f[%c0, %c0] : tensor<16x16xf32> -> !tile.view<?x?xf32>
+}
