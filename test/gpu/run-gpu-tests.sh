@@ -8,6 +8,8 @@ mkdir -p "$logs"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$logs/gpu.txt" 2>&1
 date -u +%Y-%m-%dT%H:%M:%SZ >> "$logs/gpu.txt"
 
+# cuBLAS and the CUDA runtime for the benchmark baseline.
+export LD_LIBRARY_PATH=${CUDA_HOME:-/usr/local/cuda}/lib64:${LD_LIBRARY_PATH:-}
 status=0
 run() { # name, command...
   local name=$1; shift
@@ -21,6 +23,10 @@ run() { # name, command...
 : > "$logs/summary.txt"
 run runtime-smoke "$here/runtime-smoke"
 run gpu-cases "$here/tessera-gpu-run" "$here/cases"
+if [ -x "$here/tessera-gemm-bench" ]; then
+  run gemm-bench "$here/tessera-gemm-bench" "$here/gemm_bf16.ptx" "$here/gemm_bf16.json" --sizes 4096,8192
+  cat "$logs/gemm-bench.log"
+fi
 
 echo "== failures =="
 grep -h "^FAIL" "$logs"/*.log | head -40
