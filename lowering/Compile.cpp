@@ -29,6 +29,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   layouts.numWarps = options.numWarps;
   pm.addPass(tile::createTileAssignLayouts(layouts));
   pm.addPass(tile::createTileAccelerateMma());
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(tile::createTileRemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -14,15 +14,25 @@ using namespace mlir;
 namespace {
 
 /// Warps along M and N for an M x N accumulator, or nullopt when the
-/// m16n8 instruction cannot tile it with every warp busy.
+/// m16n8 instruction cannot tile it with every warp busy. Among the
+/// arrangements that fit, the one whose warps hold the fewest operand
+/// elements (A rows M / wm, B columns N / wn) wins: fewer registers and
+/// fewer redundant loads.
 std::optional<std::pair<unsigned, unsigned>>
 warpsFor(int64_t m, int64_t n, unsigned numWarps) {
+  std::optional<std::pair<unsigned, unsigned>> best;
+  int64_t bestCost = 0;
   for (unsigned wm = numWarps; wm >= 1; wm /= 2) {
     unsigned wn = numWarps / wm;
-    if (m % (16 * wm) == 0 && n % (8 * wn) == 0)
-      return std::make_pair(wm, wn);
+    if (m % (16 * wm) != 0 || n % (8 * wn) != 0)
+      continue;
+    int64_t cost = m / wm + n / wn;
+    if (!best || cost < bestCost) {
+      best = std::make_pair(wm, wn);
+      bestCost = cost;
+    }
   }
-  return std::nullopt;
+  return best;
 }
 
 RankedTensorType withLayout(RankedTensorType t, Attribute layout) {

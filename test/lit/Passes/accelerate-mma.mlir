@@ -3,8 +3,9 @@
 
 // A bf16 mma whose shape the m16n8k16 instruction tiles: A and B become
 // Tensor Core operand fragments, the accumulator an mma.sync accumulator
-// (4 warps along M for 64 rows), and the result goes back to its layout.
-// CHECK-DAG: #[[MMA:mma[0-9]*]] = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+// (2 x 2 warps: each holds 32 rows of A and 32 columns of B), and the
+// result goes back to its layout.
+// CHECK-DAG: #[[MMA:mma[0-9]*]] = #tile.mma<version = 2, wpc = [2, 2], instr = [16, 8]>
 // CHECK-DAG: #[[A:dot_op[0-9]*]] = #tile.dot_operand<idx = 0, parent = #[[MMA]], kwidth = 2>
 // CHECK-DAG: #[[B:dot_op[0-9]*]] = #tile.dot_operand<idx = 1, parent = #[[MMA]], kwidth = 2>
 // CHECK-LABEL: tile.kernel @gemm_tile

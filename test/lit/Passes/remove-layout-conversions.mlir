@@ -25,3 +25,42 @@ tile.kernel @chains(%x: !tile.view<?xf32>) {
   %4 = tile.convert_layout %t : tensor<256xf32, #a> -> tensor<256xf32, #a>
   tile.store %4, %x[%c0] : tensor<256xf32, #a> -> !tile.view<?xf32>
 }
+
+// -----
+
+#blocked = #tile.blocked<spt = [1, 8], tpw = [8, 4], wpc = [4, 1], order = [1, 0]>
+#mma = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+#opa = #tile.dot_operand<idx = 0, parent = #mma, kwidth = 2>
+#opb = #tile.dot_operand<idx = 1, parent = #mma, kwidth = 2>
+
+// The Tensor Core GEMM loop as tile-accelerate-mma leaves it: the
+// accumulator is carried in mma layout (one conversion after the loop, none
+// for it inside); operands keep coalesced loads and reach their fragments
+// through shared memory.
+// CHECK-LABEL: tile.kernel @gemm_loop
+// The initial accumulator is loaded straight into mma layout too.
+// CHECK: %[[INIT:.*]] = tile.load {{.*}} -> tensor<64x64xf32, #[[MMA:mma[0-9]*]]>
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<64x64xf32, #[[MMA]]>)
+// CHECK:   %[[A:.*]] = tile.convert_layout %{{.*}} -> tensor<64x32xbf16, #[[OPA:dot_op[0-9]*]]>
+// CHECK:   %[[B:.*]] = tile.convert_layout %{{.*}} -> tensor<32x64xbf16, #[[OPB:dot_op[0-9]*]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK:   %[[D:.*]] = tile.mma %[[A]], %[[B]], %[[ACC]]
+// CHECK:   scf.yield %[[D]] : tensor<64x64xf32, #[[MMA]]>
+// CHECK: %[[OUT:.*]] = tile.convert_layout %[[R]] : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+// CHECK: tile.store %[[OUT]]
+tile.kernel @gemm_loop(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index, %init: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = tile.load %init[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32, #blocked>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32, #blocked>) {
+    %ta = tile.load %a[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #blocked>
+    %tb = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #blocked>
+    %fa = tile.convert_layout %ta : tensor<64x32xbf16, #blocked> -> tensor<64x32xbf16, #opa>
+    %fb = tile.convert_layout %tb : tensor<32x64xbf16, #blocked> -> tensor<32x64xbf16, #opb>
+    %fc = tile.convert_layout %acc : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+    %d = tile.mma %fa, %fb, %fc : tensor<64x32xbf16, #opa>, tensor<32x64xbf16, #opb>, tensor<64x64xf32, #mma>
+    %back = tile.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    scf.yield %back : tensor<64x64xf32, #blocked>
+  }
+  tile.store %r, %c[%c0, %c0] : tensor<64x64xf32, #blocked> -> !tile.view<?x?xf32>
+}
