@@ -103,10 +103,14 @@ bool sameRowMajorPlacement(const tile::LinearLayout &a,
   return true;
 }
 
-struct ConvertLayoutLowering : OpConversionPattern<tile::ConvertLayoutOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// convert_layout and reshape keep the row-major order of the elements:
+/// free when both layouts place the linear index the same way, otherwise
+/// the element at result index i is source element i.
+template <typename OpT>
+struct RowMajorPreservingLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(tile::ConvertLayoutOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType src = op.getSource().getType(), dst = op.getType();
     if (tile::getLayout(src) && tile::getLayout(dst) &&
@@ -114,30 +118,12 @@ struct ConvertLayoutLowering : OpConversionPattern<tile::ConvertLayoutOp> {
       rewriter.replaceOp(op, adaptor.getSource());
       return success();
     }
-    return lowerIndexMap(op, adaptor.getSource(), src, dst, getTypeConverter(),
-                         rewriter,
+    return lowerIndexMap(op, adaptor.getSource(), src, dst,
+                         this->getTypeConverter(), rewriter,
                          [&](OpBuilder &b, Location loc, ArrayRef<Value> c,
-                             int64_t) { return linearize(b, loc, c, dst.getShape()); });
-  }
-};
-
-struct ReshapeLowering : OpConversionPattern<tile::ReshapeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tile::ReshapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType src = op.getSource().getType(), dst = op.getType();
-    // Row-major order is what reshape keeps: free when both layouts place
-    // the linear index the same way.
-    if (tile::getLayout(src) && tile::getLayout(dst) &&
-        sameRowMajorPlacement(layoutOf(src), layoutOf(dst))) {
-      rewriter.replaceOp(op, adaptor.getSource());
-      return success();
-    }
-    return lowerIndexMap(op, adaptor.getSource(), src, dst, getTypeConverter(),
-                         rewriter,
-                         [&](OpBuilder &b, Location loc, ArrayRef<Value> c,
-                             int64_t) { return linearize(b, loc, c, dst.getShape()); });
+                             int64_t) {
+                           return linearize(b, loc, c, dst.getShape());
+                         });
   }
 };
 
@@ -474,7 +460,8 @@ struct MmaLowering : OpConversionPattern<tile::MmaOp> {
 
 void populateExchangeToLLVMPatterns(TileTypeConverter &converter,
                                     RewritePatternSet &patterns) {
-  patterns.add<ConvertLayoutLowering, ReshapeLowering, BroadcastLowering,
+  patterns.add<RowMajorPreservingLowering<tile::ConvertLayoutOp>,
+               RowMajorPreservingLowering<tile::ReshapeOp>, BroadcastLowering,
                PermuteLowering, GatherLowering, ReduceLowering, ScanLowering,
                MmaLowering>(converter, patterns.getContext());
 }
