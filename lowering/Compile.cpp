@@ -27,6 +27,8 @@ void registerLoweringDialects(DialectRegistry &registry) {
 void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   tile::TileAssignLayoutsOptions layouts;
   layouts.numWarps = options.numWarps;
+  if (options.latencyHints)
+    pm.addPass(tile::createTileInsertLatencyHints());
   pm.addPass(tile::createTileAssignLayouts(layouts));
   pm.addPass(tile::createTileAccelerateMma());
   pm.addPass(createCanonicalizerPass());

@@ -17,6 +17,11 @@ namespace tessera::lowering {
 struct CompileOptions {
   std::string target = "sm_90a"; // or "sm_80"
   unsigned numWarps = 4;
+  /// Run tile-insert-latency-hints (the author's hints apply either way).
+  /// Off by default: without pipelining the cost model's L2 policies made
+  /// the bf16 GEMM slower on the H200 (39.7 vs 43.9 TFLOP/s at 8192^3,
+  /// bench/RESULTS.md); it comes on with tile-pipeline.
+  bool latencyHints = false;
 };
 
 struct CompiledModule {

@@ -228,36 +228,60 @@ static Value fromBits(OpBuilder &b, Location loc, Value bits, Type type) {
   return bits;
 }
 
+Value createL2Policy(OpBuilder &b, Location loc, tile::CachePolicy policy) {
+  if (policy == tile::CachePolicy::normal)
+    return {};
+  std::string text = std::string("createpolicy.fractional.L2::") +
+                     (policy == tile::CachePolicy::evict_first ? "evict_first"
+                                                               : "evict_last") +
+                     ".b64 $0, 1.0;";
+  return LLVM::InlineAsmOp::create(b, loc, b.getI64Type(), ValueRange{}, text,
+                                   "=l", false, false,
+                                   LLVM::tailcallkind::TailCallKind::None,
+                                   LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 Value predicatedLoad(OpBuilder &b, Location loc, Type elementType, Value ptr,
-                     Value pred, Value other) {
+                     Value pred, Value other, Value policy) {
   auto [bitsType, cls] = bitsOf(b, elementType);
   int64_t bytes = elementBytes(elementType);
   std::string width = bytes == 1 ? "u8" : "b" + std::to_string(8 * bytes);
   std::string movWidth = bytes == 1 ? "b16" : "b" + std::to_string(8 * bytes);
-  std::string asmText = "mov." + movWidth + " $0, $2;\n\t@$3 ld.global." +
-                        width + " $0, [$1];";
+  std::string hint = policy ? ".L2::cache_hint" : "";
+  std::string asmText = "mov." + movWidth + " $0, $2;\n\t@$3 ld.global" +
+                        hint + "." + width + " $0, [$1]" +
+                        (policy ? ", $4;" : ";");
   std::string constraints =
-      "=" + cls.str() + ",l," + cls.str() + ",b";
+      "=" + cls.str() + ",l," + cls.str() + ",b" + (policy ? ",l" : "");
   Value otherBits = toBits(b, loc, other, bitsType);
+  SmallVector<Value> operands = {ptr, otherBits, pred};
+  if (policy)
+    operands.push_back(policy);
   auto op = LLVM::InlineAsmOp::create(
-      b, loc, bitsType, ValueRange{ptr, otherBits, pred}, asmText,
-      constraints, /*has_side_effects=*/false, /*is_align_stack=*/false,
+      b, loc, bitsType, operands, asmText, constraints,
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
       ArrayAttr());
   return fromBits(b, loc, op.getResult(0), elementType);
 }
 
 void predicatedStore(OpBuilder &b, Location loc, Value ptr, Value value,
-                     Value pred) {
+                     Value pred, Value policy) {
   Type elementType = value.getType();
   auto [bitsType, cls] = bitsOf(b, elementType);
   int64_t bytes = elementBytes(elementType);
   std::string width = bytes == 1 ? "u8" : "b" + std::to_string(8 * bytes);
-  std::string asmText = "@$2 st.global." + width + " [$0], $1;";
-  std::string constraints = "l," + cls.str() + ",b";
+  std::string hint = policy ? ".L2::cache_hint" : "";
+  std::string asmText = "@$2 st.global" + hint + "." + width + " [$0], $1" +
+                        (policy ? ", $3;" : ";");
+  std::string constraints = "l," + cls.str() + ",b" + (policy ? ",l" : "");
   Value bits = toBits(b, loc, value, bitsType);
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{ptr, bits, pred},
-                            asmText, constraints, /*has_side_effects=*/true,
+  SmallVector<Value> operands = {ptr, bits, pred};
+  if (policy)
+    operands.push_back(policy);
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, asmText,
+                            constraints, /*has_side_effects=*/true,
                             /*is_align_stack=*/false,
                             LLVM::tailcallkind::TailCallKind::None,
                             LLVM::AsmDialectAttr(), ArrayAttr());

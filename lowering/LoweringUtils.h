@@ -70,11 +70,16 @@ Value sharedMemoryBase(OpBuilder &b, Location loc, mlir::Operation *anchor);
 void barrier(OpBuilder &b, Location loc);
 
 /// Predicated global memory access through inline PTX: loads `other` where
-/// `pred` is false; stores nothing where it is false.
+/// `pred` is false; stores nothing where it is false. With an L2 `policy`
+/// (from createL2Policy) the access carries `.L2::cache_hint`.
 Value predicatedLoad(OpBuilder &b, Location loc, Type elementType, Value ptr,
-                     Value pred, Value other);
+                     Value pred, Value other, Value policy = Value());
 void predicatedStore(OpBuilder &b, Location loc, Value ptr, Value value,
-                     Value pred);
+                     Value pred, Value policy = Value());
+
+/// `createpolicy.fractional.L2::<evict_first|evict_last>` (a 64-bit cache
+/// policy), or null for the normal policy.
+Value createL2Policy(OpBuilder &b, Location loc, tile::CachePolicy policy);
 
 /// Writes a tile (struct of registers in `layout`) to shared memory at
 /// row-major linear indices, then a barrier.

@@ -183,6 +183,8 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
     double padding = op.getPadding() ? op.getPadding()->convertToDouble() : 0.0;
     Value other = scalarConst(rewriter, loc, element, padding);
+    Value policy = createL2Policy(
+        rewriter, loc, op.getCache().value_or(tile::CachePolicy::normal));
     SmallVector<Value> values;
     const int64_t width = vectorWidth(layout, element);
     for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
@@ -197,7 +199,7 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
       }
       if (width == 1) {
         values.push_back(predicatedLoad(rewriter, loc, element, ptrs[0],
-                                        inBounds[0], other));
+                                        inBounds[0], other, policy));
         continue;
       }
       // Fast path: one vector load; otherwise (edges, strided views) one
@@ -217,20 +219,24 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
       std::string vector =
           words.count == 1 ? "" : ".v" + std::to_string(words.count);
       text += std::string("@$") + std::to_string(words.count + 1) +
-              " ld.global" + vector + ".b" +
-              std::to_string(words.cls == "l" ? 64 : 32) + " " +
+              " ld.global" + (policy ? ".L2::cache_hint" : "") + vector +
+              ".b" + std::to_string(words.cls == "l" ? 64 : 32) + " " +
               operandList(0, words.count) + ", [$" +
-              std::to_string(words.count) + "];";
+              std::to_string(words.count) + "]" +
+              (policy ? ", $" + std::to_string(words.count + 2) : "") + ";";
       std::string constraints;
       for (int64_t w = 0; w < words.count; ++w)
         constraints += "=" + words.cls.str() + ",";
-      constraints += "l,b";
+      constraints += policy ? "l,b,l" : "l,b";
       SmallVector<Type> resultTypes(words.count, words.type);
       auto structType = LLVM::LLVMStructType::getLiteral(
           rewriter.getContext(), resultTypes);
+      SmallVector<Value> asmOperands = {ptrs[0], vec};
+      if (policy)
+        asmOperands.push_back(policy);
       auto asmOp = LLVM::InlineAsmOp::create(
           rewriter, loc, words.count == 1 ? Type(words.type) : Type(structType),
-          ValueRange{ptrs[0], vec}, text, constraints, false, false,
+          asmOperands, text, constraints, false, false,
           LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
           ArrayAttr());
       SmallVector<Value> vectorValues;
@@ -245,8 +251,8 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
       for (int64_t i = 0; i < width; ++i) {
         Value pred = LLVM::AndOp::create(rewriter, loc, scalarPath,
                                          inBounds[i]);
-        Value scalar =
-            predicatedLoad(rewriter, loc, element, ptrs[i], pred, other);
+        Value scalar = predicatedLoad(rewriter, loc, element, ptrs[i], pred,
+                                      other, policy);
         values.push_back(LLVM::SelectOp::create(rewriter, loc, vec,
                                                 vectorValues[i], scalar));
       }
@@ -273,6 +279,8 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
                                  op.getView().getType().getRank());
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
     Value owner = isOwner(rewriter, loc, layout, lane, warp);
+    Value policy = createL2Policy(
+        rewriter, loc, op.getCache().value_or(tile::CachePolicy::normal));
     const int64_t width = vectorWidth(layout, element);
     Value trueValue = LLVM::ConstantOp::create(
         rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
@@ -292,7 +300,8 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
       if (width == 1) {
         predicatedStore(rewriter, loc, ptrs[0], elements[0],
                         LLVM::AndOp::create(rewriter, loc, inBounds[0],
-                                            owner));
+                                            owner),
+                        policy);
         continue;
       }
       Value vec = vectorCondition(rewriter, loc, view, ptrs[0], inBounds,
@@ -309,16 +318,22 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
             ArrayRef<Value>(elements).slice(w * words.perWord, words.perWord),
             words.type));
       operands.push_back(vecStore);
+      if (policy)
+        operands.push_back(policy);
       std::string vector =
           words.count == 1 ? "" : ".v" + std::to_string(words.count);
       std::string text = std::string("@$") + std::to_string(words.count + 1) +
-                         " st.global" + vector + ".b" +
+                         " st.global" + (policy ? ".L2::cache_hint" : "") +
+                         vector + ".b" +
                          std::to_string(words.cls == "l" ? 64 : 32) + " [$0], " +
-                         operandList(1, words.count) + ";";
+                         operandList(1, words.count) +
+                         (policy ? ", $" + std::to_string(words.count + 2)
+                                 : "") +
+                         ";";
       std::string constraints = "l";
       for (int64_t w = 0; w < words.count; ++w)
         constraints += "," + words.cls.str();
-      constraints += ",b";
+      constraints += policy ? ",b,l" : ",b";
       LLVM::InlineAsmOp::create(rewriter, loc, TypeRange{}, operands, text,
                                 constraints, true, false,
                                 LLVM::tailcallkind::TailCallKind::None,
@@ -326,7 +341,8 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
       for (int64_t i = 0; i < width; ++i)
         predicatedStore(rewriter, loc, ptrs[i], elements[i],
                         LLVM::AndOp::create(rewriter, loc, scalarPath,
-                                            inBounds[i]));
+                                            inBounds[i]),
+                        policy);
     }
     rewriter.eraseOp(op);
     return success();

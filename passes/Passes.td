@@ -50,4 +50,22 @@ def TileAccelerateMma : Pass<"tile-accelerate-mma", "mlir::ModuleOp"> {
   let dependentDialects = ["::tessera::tile::TileDialect"];
 }
 
+def TileInsertLatencyHints
+    : Pass<"tile-insert-latency-hints", "mlir::ModuleOp"> {
+  let summary = "fill in the load/store hints the author left out";
+  let description = [{
+    A cost model sets `latency` and `cache` on every load and store that
+    lacks them (an author's hint is never changed):
+    - latency: 1 for accesses outside loops or not moving with the loop;
+      for a load that streams a new tile every iteration, 2 + log2 of its
+      size in KB, capped to 10 (bigger transfers want a deeper prefetch);
+    - cache: a load whose tile index ignores a grid dimension the kernel
+      uses is read by every program along it: `evict_last` (keep it in L2);
+      a load each program reads alone, and a store nothing reads back:
+      `evict_first` (stream it through L2).
+    The lowering turns cache policies into `createpolicy` +
+    `.L2::cache_hint`; latency sets the prefetch depth of `tile-pipeline`.
+  }];
+}
+
 #endif // TESSERA_PASSES

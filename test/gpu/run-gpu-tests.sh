@@ -25,7 +25,9 @@ run runtime-smoke "$here/runtime-smoke"
 run gpu-cases "$here/tessera-gpu-run" "$here/cases"
 if [ -x "$here/tessera-gemm-bench" ]; then
   run gemm-bench "$here/tessera-gemm-bench" "$here/gemm_bf16.ptx" "$here/gemm_bf16.json" --sizes 4096,8192
-  cat "$logs/gemm-bench.log"
+  run gemm-bench-hints "$here/tessera-gemm-bench" "$here/gemm_bf16_hints.ptx" "$here/gemm_bf16.json" --sizes 4096,8192
+  echo "== default (no inserted hints)"; cat "$logs/gemm-bench.log"
+  echo "== with tile-insert-latency-hints"; cat "$logs/gemm-bench-hints.log"
 fi
 
 echo "== failures =="

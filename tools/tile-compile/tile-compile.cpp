@@ -1,7 +1,11 @@
 //===- tile-compile.cpp - tile IR to PTX files -----------------------------===//
 //
 //   tile-compile kernel.mlir [--target sm_90a|sm_80] [--num-warps N]
-//                [-o out.ptx] [--info out.json]
+//                [--latency-hints] [-o out.ptx] [--info out.json]
+//
+// --latency-hints runs tile-insert-latency-hints, the cost model that fills
+// in load/store hints (off by default until pipelining makes them pay;
+// hints written in the kernel always apply).
 //
 // Writes the PTX of every kernel in the module (stdout without -o) and,
 // with --info, the kernels' parameter descriptions (runtime/KernelInfo.h),
@@ -23,6 +27,7 @@
 int main(int argc, char **argv) {
   std::string input, output, info, target = "sm_90a";
   unsigned numWarps = 4;
+  bool hints = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -40,9 +45,11 @@ int main(int argc, char **argv) {
       output = value();
     else if (a == "--info")
       info = value();
+    else if (a == "--latency-hints")
+      hints = true;
     else if (a == "--help" || a == "-h") {
       std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
-                   "[--num-warps N] [-o out.ptx] [--info out.json]\n";
+                   "[--num-warps N] [--latency-hints] [-o out.ptx] [--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
       input = a;
@@ -68,6 +75,7 @@ int main(int argc, char **argv) {
   tessera::lowering::CompileOptions options;
   options.target = target;
   options.numWarps = numWarps;
+  options.latencyHints = hints;
   std::string error;
   auto compiled = tessera::lowering::compileToPtx(*module, options, &error);
   if (mlir::failed(compiled)) {
