@@ -1,4 +1,5 @@
-//===- gemm_bench.cpp - Tessera GEMM against cuBLAS on the GPU -------------===//
+//===- gemm_bench.cpp - Tessera GEMM against cuBLAS on the GPU
+//-------------===//
 //
 //   tessera-gemm-bench KERNEL.ptx KERNEL.json [--sizes 4096,8192]
 //
@@ -92,8 +93,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::printf("device %s; kernel %s (%d warps, %d B shared)\n",
-              runtime->deviceName().c_str(), info->name.c_str(),
-              info->numWarps, info->sharedBytes);
+              runtime->deviceName().c_str(), info->name.c_str(), info->numWarps,
+              info->sharedBytes);
   std::printf("%-6s %12s %12s %10s %10s %10s %10s\n", "size", "tessera ms",
               "cuBLAS ms", "tessera TF", "cuBLAS TF", "ratio", "rel diff");
   const double peak = 718.0;

@@ -1,4 +1,5 @@
-//===- LinearLayout.cpp - layouts as linear maps over index bits -----------===//
+//===- LinearLayout.cpp - layouts as linear maps over index bits
+//-----------===//
 
 #include "dialect/LinearLayout.h"
 
@@ -67,7 +68,8 @@ struct Builder2D {
 LinearLayout LinearLayout::fromMma(MmaLayoutAttr layout,
                                    llvm::ArrayRef<int64_t> shape) {
   Builder2D b{{shape[0], shape[1]}, {}};
-  const int64_t wm = layout.getWarpsPerCTA()[0], wn = layout.getWarpsPerCTA()[1];
+  const int64_t wm = layout.getWarpsPerCTA()[0],
+                wn = layout.getWarpsPerCTA()[1];
   const int64_t instrN = layout.getInstrShape()[1];
   // One warp's 16 x 8 accumulator block: c0, c1 on row lane/4, columns
   // 2 (lane % 4) + {0, 1}; c2, c3 eight rows below.
@@ -161,8 +163,7 @@ LinearLayout::Coords LinearLayout::apply(InDim in, int64_t value) const {
 
 LinearLayout::Coords LinearLayout::apply(int64_t reg, int64_t lane,
                                          int64_t warp) const {
-  Coords r = apply(Register, reg), l = apply(Lane, lane),
-         w = apply(Warp, warp);
+  Coords r = apply(Register, reg), l = apply(Lane, lane), w = apply(Warp, warp);
   for (int64_t d = 0; d < rank(); ++d)
     r[d] ^= l[d] ^ w[d];
   return r;

@@ -1,4 +1,5 @@
-//===- TileDialect.cpp - the tile dialect ----------------------------------===//
+//===- TileDialect.cpp - the tile dialect
+//----------------------------------===//
 
 #include "dialect/TileDialect.h"
 #include "dialect/TileOps.h"
@@ -63,9 +64,8 @@ void TileDialect::initialize() {
       >();
 }
 
-Operation *TileDialect::materializeConstant(OpBuilder &builder,
-                                            Attribute value, Type type,
-                                            Location loc) {
+Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
   return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
@@ -119,9 +119,10 @@ unsigned MmaLayoutAttr::getNumWarps() const {
   return getWarpsPerCTA()[0] * getWarpsPerCTA()[1];
 }
 
-LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                    unsigned version, ArrayRef<unsigned> wpc,
-                                    ArrayRef<unsigned> instr) {
+LogicalResult
+MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      unsigned version, ArrayRef<unsigned> wpc,
+                      ArrayRef<unsigned> instr) {
   if (wpc.size() != 2 || instr.size() != 2)
     return emitError() << "mma layouts are 2-D: wpc and instr need 2 entries";
   for (unsigned w : wpc)
@@ -167,14 +168,13 @@ SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!llvm::isPowerOf2_32(vec) || !llvm::isPowerOf2_32(perPhase) ||
       !llvm::isPowerOf2_32(maxPhase))
     return emitError() << "vec, perPhase and maxPhase must be powers of two";
-  if (order.size() != 2 || !((order[0] == 1 && order[1] == 0) ||
-                             (order[0] == 0 && order[1] == 1)))
+  if (order.size() != 2 ||
+      !((order[0] == 1 && order[1] == 0) || (order[0] == 0 && order[1] == 1)))
     return emitError() << "shared layouts are 2-D: order is [1, 0] or [0, 1]";
   return success();
 }
 
-int64_t SharedLayoutAttr::offset(int64_t row, int64_t col,
-                                 int64_t cols) const {
+int64_t SharedLayoutAttr::offset(int64_t row, int64_t col, int64_t cols) const {
   int64_t vec = getVec();
   int64_t phase = (row / getPerPhase()) % getMaxPhase();
   int64_t group = (col / vec) ^ phase;
@@ -255,7 +255,8 @@ LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "view dimensions must be positive or '?', got "
                          << dim;
   if (!isTileElementType(elementType) || isa<FloatTF32Type>(elementType))
-    return emitError() << "unsupported view element type " << elementType
-                       << " (expected f16, bf16, f32, f64 or i1/i8/i16/i32/i64)";
+    return emitError()
+           << "unsupported view element type " << elementType
+           << " (expected f16, bf16, f32, f64 or i1/i8/i16/i32/i64)";
   return success();
 }

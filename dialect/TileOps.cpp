@@ -1,4 +1,5 @@
-//===- TileOps.cpp - tile dialect operations -------------------------------===//
+//===- TileOps.cpp - tile dialect operations
+//-------------------------------===//
 
 #include "dialect/TileOps.h"
 
@@ -94,8 +95,8 @@ static bool isSupportedScfOp(Operation *op) {
 LogicalResult KernelOp::verifyRegions() {
   // Every value in the body must be a scalar or a tile, and every op must come
   // from a dialect the compiler lowers.
-  WalkResult result =
-      getBody().walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+  WalkResult result = getBody().walk<WalkOrder::PreOrder>([&](Operation *op)
+                                                              -> WalkResult {
     StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
     if (ns != "tile" && ns != "arith" && ns != "math" &&
         !(ns == "scf" && isSupportedScfOp(op))) {
@@ -166,7 +167,8 @@ OpFoldResult DimOp::fold(FoldAdaptor) {
 // LoadOp / StoreOp
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifyHints(Operation *op, std::optional<int32_t> latency) {
+static LogicalResult verifyHints(Operation *op,
+                                 std::optional<int32_t> latency) {
   if (latency && (*latency < 1 || *latency > 10))
     return op->emitOpError("latency hint must be in 1..10, got ") << *latency;
   return success();

@@ -1,4 +1,5 @@
-//===- Builder.cpp - the embedded C++ tile DSL -----------------------------===//
+//===- Builder.cpp - the embedded C++ tile DSL
+//-----------------------------===//
 
 #include "dsl/Tessera.h"
 
@@ -77,12 +78,11 @@ template <typename OpT> OpT verified(OpT op, const Loc &loc) {
   std::string message;
   LogicalResult result = success();
   {
-    ScopedDiagnosticHandler handler(
-        op->getContext(), [&](Diagnostic &diag) {
-          if (message.empty())
-            message = diag.str();
-          return success();
-        });
+    ScopedDiagnosticHandler handler(op->getContext(), [&](Diagnostic &diag) {
+      if (message.empty())
+        message = diag.str();
+      return success();
+    });
     result = mlir::verify(op.getOperation(), /*verifyRecursively=*/false);
   }
   if (failed(result)) {
@@ -95,34 +95,56 @@ template <typename OpT> OpT verified(OpT op, const Loc &loc) {
 
 Type mlirType(DType dtype, MLIRContext *ctx) {
   switch (dtype) {
-  case DType::f16: return Float16Type::get(ctx);
-  case DType::bf16: return BFloat16Type::get(ctx);
-  case DType::tf32: return FloatTF32Type::get(ctx);
-  case DType::f32: return Float32Type::get(ctx);
-  case DType::f64: return Float64Type::get(ctx);
-  case DType::i1: return IntegerType::get(ctx, 1);
-  case DType::i8: return IntegerType::get(ctx, 8);
-  case DType::i16: return IntegerType::get(ctx, 16);
-  case DType::i32: return IntegerType::get(ctx, 32);
-  case DType::i64: return IntegerType::get(ctx, 64);
-  case DType::index: return IndexType::get(ctx);
+  case DType::f16:
+    return Float16Type::get(ctx);
+  case DType::bf16:
+    return BFloat16Type::get(ctx);
+  case DType::tf32:
+    return FloatTF32Type::get(ctx);
+  case DType::f32:
+    return Float32Type::get(ctx);
+  case DType::f64:
+    return Float64Type::get(ctx);
+  case DType::i1:
+    return IntegerType::get(ctx, 1);
+  case DType::i8:
+    return IntegerType::get(ctx, 8);
+  case DType::i16:
+    return IntegerType::get(ctx, 16);
+  case DType::i32:
+    return IntegerType::get(ctx, 32);
+  case DType::i64:
+    return IntegerType::get(ctx, 64);
+  case DType::index:
+    return IndexType::get(ctx);
   }
   return {};
 }
 
 DType dslType(Type type) {
-  if (type.isF16()) return DType::f16;
-  if (type.isBF16()) return DType::bf16;
-  if (isa<FloatTF32Type>(type)) return DType::tf32;
-  if (type.isF32()) return DType::f32;
-  if (type.isF64()) return DType::f64;
-  if (type.isIndex()) return DType::index;
+  if (type.isF16())
+    return DType::f16;
+  if (type.isBF16())
+    return DType::bf16;
+  if (isa<FloatTF32Type>(type))
+    return DType::tf32;
+  if (type.isF32())
+    return DType::f32;
+  if (type.isF64())
+    return DType::f64;
+  if (type.isIndex())
+    return DType::index;
   switch (type.getIntOrFloatBitWidth()) {
-  case 1: return DType::i1;
-  case 8: return DType::i8;
-  case 16: return DType::i16;
-  case 32: return DType::i32;
-  default: return DType::i64;
+  case 1:
+    return DType::i1;
+  case 8:
+    return DType::i8;
+  case 16:
+    return DType::i16;
+  case 32:
+    return DType::i32;
+  default:
+    return DType::i64;
   }
 }
 
@@ -138,7 +160,8 @@ RankedTensorType tileType(const Shape &shape, DType dtype, const Loc &loc) {
   checkTileShape(shape, loc);
   if (dtype == DType::index)
     fail(loc, "tiles cannot hold index elements; use i32 or i64");
-  return RankedTensorType::get(shape, mlirType(dtype, builder(loc).getContext()));
+  return RankedTensorType::get(shape,
+                               mlirType(dtype, builder(loc).getContext()));
 }
 
 Tile requireTile(const Tile &t, const Loc &loc) {
@@ -158,7 +181,8 @@ Value constantScalar(double value, Type type, const Loc &loc) {
   Location l = mlirLoc(loc);
   if (auto ft = dyn_cast<FloatType>(type))
     return arith::ConstantOp::create(b, l, FloatAttr::get(ft, value));
-  return arith::ConstantOp::create(b, l, IntegerAttr::get(type, int64_t(value)));
+  return arith::ConstantOp::create(b, l,
+                                   IntegerAttr::get(type, int64_t(value)));
 }
 
 Attribute scalarAttr(double value, Type type) {
@@ -260,7 +284,7 @@ Value compare(CmpOp op, Value a, Value b, const Loc &loc) {
   static const arith::CmpIPredicate preds[] = {
       arith::CmpIPredicate::slt, arith::CmpIPredicate::sle,
       arith::CmpIPredicate::sgt, arith::CmpIPredicate::sge,
-      arith::CmpIPredicate::eq, arith::CmpIPredicate::ne};
+      arith::CmpIPredicate::eq,  arith::CmpIPredicate::ne};
   return arith::CmpIOp::create(bl, l, preds[int(op)], a, b);
 }
 
@@ -290,8 +314,9 @@ Tile splatLike(const Tile &a, const Scalar &s, const Loc &loc) {
   return splat(s, a.shape(), loc);
 }
 
-Value unaryMath(const Tile &x, const Loc &loc,
-                const std::function<Value(OpBuilder &, Location, Value)> &make) {
+Value unaryMath(
+    const Tile &x, const Loc &loc,
+    const std::function<Value(OpBuilder &, Location, Value)> &make) {
   requireTile(x, loc);
   if (!isFloat(x.dtype()))
     fail(loc, std::string("math functions need a float tile, got ") +
@@ -321,20 +346,23 @@ Tile scanOf(const Tile &t, int64_t axis, bool reverse, tile::CombineKind kind,
     fail(loc, "scan axis " + std::to_string(axis) +
                   " out of range for a tile of shape " + str(t.shape()));
   OpBuilder &b = builder(loc);
-  return Tile(verified(tile::ScanOp::create(b, mlirLoc(loc),
-                                            t.value().getType(), t.value(),
-                                            kind, axis, reverse),
-                       loc)
-                  .getResult());
+  return Tile(
+      verified(tile::ScanOp::create(b, mlirLoc(loc), t.value().getType(),
+                                    t.value(), kind, axis, reverse),
+               loc)
+          .getResult());
 }
 
 std::optional<tile::CachePolicy> toPolicy(std::optional<Cache> cache) {
   if (!cache)
     return std::nullopt;
   switch (*cache) {
-  case Cache::normal: return tile::CachePolicy::normal;
-  case Cache::evict_first: return tile::CachePolicy::evict_first;
-  case Cache::evict_last: return tile::CachePolicy::evict_last;
+  case Cache::normal:
+    return tile::CachePolicy::normal;
+  case Cache::evict_first:
+    return tile::CachePolicy::evict_first;
+  case Cache::evict_last:
+    return tile::CachePolicy::evict_last;
   }
   return std::nullopt;
 }
@@ -366,7 +394,7 @@ SmallVector<Value> indexValues(const View &view,
 //===----------------------------------------------------------------------===//
 
 const char *name(DType dtype) {
-  static const char *names[] = {"f16", "bf16", "tf32", "f32", "f64", "i1",
+  static const char *names[] = {"f16", "bf16", "tf32", "f32", "f64",  "i1",
                                 "i8",  "i16",  "i32",  "i64", "index"};
   return names[int(dtype)];
 }
@@ -401,10 +429,12 @@ Scalar View::dim(int64_t axis, Loc loc) const {
   if (!value_)
     fail(loc, "use of an empty View");
   if (axis < 0 || axis >= rank())
-    fail(loc, "axis " + std::to_string(axis) + " out of range for a view of "
-                  "rank " + std::to_string(rank()));
-  return Scalar(
-      tile::DimOp::create(builder(loc), mlirLoc(loc), value_, axis).getResult());
+    fail(loc, "axis " + std::to_string(axis) +
+                  " out of range for a view of "
+                  "rank " +
+                  std::to_string(rank()));
+  return Scalar(tile::DimOp::create(builder(loc), mlirLoc(loc), value_, axis)
+                    .getResult());
 }
 
 Arg::operator View() const {
@@ -560,7 +590,8 @@ static Scalar gridQuery(bool count, int axis, const Loc &loc) {
   auto dim = static_cast<tile::GridDim>(axis);
   OpBuilder &b = builder(loc);
   if (count)
-    return Scalar(tile::NumProgramsOp::create(b, mlirLoc(loc), dim).getResult());
+    return Scalar(
+        tile::NumProgramsOp::create(b, mlirLoc(loc), dim).getResult());
   return Scalar(tile::ProgramIdOp::create(b, mlirLoc(loc), dim).getResult());
 }
 
@@ -568,8 +599,8 @@ Scalar program_id(int axis, Loc loc) { return gridQuery(false, axis, loc); }
 Scalar num_programs(int axis, Loc loc) { return gridQuery(true, axis, loc); }
 
 Scalar constant(double value, DType dtype, Loc loc) {
-  return Scalar(constantScalar(value, mlirType(dtype, builder(loc).getContext()),
-                               loc));
+  return Scalar(
+      constantScalar(value, mlirType(dtype, builder(loc).getContext()), loc));
 }
 
 Tile load(const View &view, const std::vector<Scalar> &index,
@@ -588,15 +619,14 @@ Tile load(const View &view, const std::vector<Scalar> &index,
   tile::CachePolicyAttr cache;
   if (auto p = toPolicy(options.cache))
     cache = tile::CachePolicyAttr::get(b.getContext(), *p);
-  auto op = tile::LoadOp::create(b, mlirLoc(loc), type, view.value(), indices,
-                                 padding, latency, cache,
-                                 options.allow_tma ? b.getUnitAttr()
-                                                   : UnitAttr());
+  auto op = tile::LoadOp::create(
+      b, mlirLoc(loc), type, view.value(), indices, padding, latency, cache,
+      options.allow_tma ? b.getUnitAttr() : UnitAttr());
   return Tile(verified(op, loc).getResult());
 }
 
-void store(const View &view, const std::vector<Scalar> &index,
-           const Tile &tile, const StoreOptions &options, Loc loc) {
+void store(const View &view, const std::vector<Scalar> &index, const Tile &tile,
+           const StoreOptions &options, Loc loc) {
   SmallVector<Value> indices = indexValues(view, index, loc);
   requireTile(tile, loc);
   if (tile.rank() != view.rank())
@@ -613,10 +643,9 @@ void store(const View &view, const std::vector<Scalar> &index,
   tile::CachePolicyAttr cache;
   if (auto p = toPolicy(options.cache))
     cache = tile::CachePolicyAttr::get(b.getContext(), *p);
-  verified(tile::StoreOp::create(b, mlirLoc(loc), tile.value(), view.value(),
-                                 indices, latency, cache,
-                                 options.allow_tma ? b.getUnitAttr()
-                                                   : UnitAttr()),
+  verified(tile::StoreOp::create(
+               b, mlirLoc(loc), tile.value(), view.value(), indices, latency,
+               cache, options.allow_tma ? b.getUnitAttr() : UnitAttr()),
            loc);
 }
 
@@ -626,8 +655,8 @@ void store(const View &view, const std::vector<Scalar> &index,
 
 Tile full(const Shape &shape, double value, DType dtype, Loc loc) {
   RankedTensorType type = tileType(shape, dtype, loc);
-  auto attr = SplatElementsAttr::get(
-      type, scalarAttr(value, type.getElementType()));
+  auto attr =
+      SplatElementsAttr::get(type, scalarAttr(value, type.getElementType()));
   return Tile(arith::ConstantOp::create(builder(loc), mlirLoc(loc), attr));
 }
 
@@ -676,17 +705,17 @@ Tile reshape(const Tile &t, const Shape &shape, Loc loc) {
                   ": element counts differ");
   if (src == type)
     return t;
-  return Tile(tile::ReshapeOp::create(builder(loc), mlirLoc(loc), type,
-                                      t.value())
-                  .getResult());
+  return Tile(
+      tile::ReshapeOp::create(builder(loc), mlirLoc(loc), type, t.value())
+          .getResult());
 }
 
 Tile broadcast_to(const Tile &t, const Shape &shape, Loc loc) {
   requireTile(t, loc);
   Shape src = t.shape();
   if (src.size() > shape.size())
-    fail(loc, "cannot broadcast " + str(src) + " to the lower rank " +
-                  str(shape));
+    fail(loc,
+         "cannot broadcast " + str(src) + " to the lower rank " + str(shape));
   Tile r = t;
   if (src.size() < shape.size()) {
     src.insert(src.begin(), shape.size() - src.size(), 1);
@@ -698,9 +727,9 @@ Tile broadcast_to(const Tile &t, const Shape &shape, Loc loc) {
   if (src == shape)
     return r;
   RankedTensorType type = tileType(shape, t.dtype(), loc);
-  return Tile(tile::BroadcastOp::create(builder(loc), mlirLoc(loc), type,
-                                        r.value())
-                  .getResult());
+  return Tile(
+      tile::BroadcastOp::create(builder(loc), mlirLoc(loc), type, r.value())
+          .getResult());
 }
 
 Tile permute(const Tile &t, const std::vector<int64_t> &permutation, Loc loc) {
@@ -742,8 +771,7 @@ Tile gather(const Tile &t, const Tile &indices, int64_t axis, Loc loc) {
                   " except along axis " + std::to_string(axis));
   RankedTensorType type = tileType(is, t.dtype(), loc);
   return Tile(verified(tile::GatherOp::create(builder(loc), mlirLoc(loc), type,
-                                              t.value(), indices.value(),
-                                              axis),
+                                              t.value(), indices.value(), axis),
                        loc)
                   .getResult());
 }
@@ -798,7 +826,8 @@ static Value castValue(Value v, Type to, const Loc &loc) {
   }
   if (from.isIndex() || toElt.isIndex())
     return arith::IndexCastOp::create(b, l, to, v);
-  unsigned wf = from.getIntOrFloatBitWidth(), wt = toElt.getIntOrFloatBitWidth();
+  unsigned wf = from.getIntOrFloatBitWidth(),
+           wt = toElt.getIntOrFloatBitWidth();
   if (wt > wf)
     return from.isInteger(1) ? Value(arith::ExtUIOp::create(b, l, to, v))
                              : Value(arith::ExtSIOp::create(b, l, to, v));
@@ -854,11 +883,11 @@ Tile mma(const Tile &a, const Tile &b, const Tile &acc,
   if (precision)
     precAttr = tile::MmaPrecisionAttr::get(
         bl.getContext(), static_cast<tile::MmaPrecision>(int(*precision)));
-  return Tile(verified(tile::MmaOp::create(bl, mlirLoc(loc),
-                                           acc.value().getType(), a.value(),
-                                           b.value(), acc.value(), precAttr),
-                       loc)
-                  .getResult());
+  return Tile(
+      verified(tile::MmaOp::create(bl, mlirLoc(loc), acc.value().getType(),
+                                   a.value(), b.value(), acc.value(), precAttr),
+               loc)
+          .getResult());
 }
 
 Tile sum(const Tile &t, int64_t axis, Loc loc) {
@@ -937,11 +966,21 @@ Tile where(const TileAt &cond, double a, const Tile &b) {
   return where(cond, like(b, a, cond.loc), b);
 }
 
-Tile operator+(const TileAt &a, const Tile &b) { return tileBinary(BinOp::add, a, b); }
-Tile operator-(const TileAt &a, const Tile &b) { return tileBinary(BinOp::sub, a, b); }
-Tile operator*(const TileAt &a, const Tile &b) { return tileBinary(BinOp::mul, a, b); }
-Tile operator/(const TileAt &a, const Tile &b) { return tileBinary(BinOp::div, a, b); }
-Tile operator%(const TileAt &a, const Tile &b) { return tileBinary(BinOp::rem, a, b); }
+Tile operator+(const TileAt &a, const Tile &b) {
+  return tileBinary(BinOp::add, a, b);
+}
+Tile operator-(const TileAt &a, const Tile &b) {
+  return tileBinary(BinOp::sub, a, b);
+}
+Tile operator*(const TileAt &a, const Tile &b) {
+  return tileBinary(BinOp::mul, a, b);
+}
+Tile operator/(const TileAt &a, const Tile &b) {
+  return tileBinary(BinOp::div, a, b);
+}
+Tile operator%(const TileAt &a, const Tile &b) {
+  return tileBinary(BinOp::rem, a, b);
+}
 Tile operator%(const TileAt &a, double b) { return a % like(a.tile, b, a.loc); }
 Tile operator+(const TileAt &a, double b) { return a + like(a.tile, b, a.loc); }
 Tile operator-(const TileAt &a, double b) { return a - like(a.tile, b, a.loc); }
@@ -979,18 +1018,38 @@ Tile operator-(const TileAt &a) {
   return TileAt(like(a.tile, 0, a.loc), a.loc) - a.tile;
 }
 
-Tile operator<(const TileAt &a, const Tile &b) { return tileCompare(CmpOp::lt, a, b); }
-Tile operator<=(const TileAt &a, const Tile &b) { return tileCompare(CmpOp::le, a, b); }
-Tile operator>(const TileAt &a, const Tile &b) { return tileCompare(CmpOp::gt, a, b); }
-Tile operator>=(const TileAt &a, const Tile &b) { return tileCompare(CmpOp::ge, a, b); }
-Tile operator==(const TileAt &a, const Tile &b) { return tileCompare(CmpOp::eq, a, b); }
-Tile operator!=(const TileAt &a, const Tile &b) { return tileCompare(CmpOp::ne, a, b); }
+Tile operator<(const TileAt &a, const Tile &b) {
+  return tileCompare(CmpOp::lt, a, b);
+}
+Tile operator<=(const TileAt &a, const Tile &b) {
+  return tileCompare(CmpOp::le, a, b);
+}
+Tile operator>(const TileAt &a, const Tile &b) {
+  return tileCompare(CmpOp::gt, a, b);
+}
+Tile operator>=(const TileAt &a, const Tile &b) {
+  return tileCompare(CmpOp::ge, a, b);
+}
+Tile operator==(const TileAt &a, const Tile &b) {
+  return tileCompare(CmpOp::eq, a, b);
+}
+Tile operator!=(const TileAt &a, const Tile &b) {
+  return tileCompare(CmpOp::ne, a, b);
+}
 Tile operator<(const TileAt &a, double b) { return a < like(a.tile, b, a.loc); }
-Tile operator<=(const TileAt &a, double b) { return a <= like(a.tile, b, a.loc); }
+Tile operator<=(const TileAt &a, double b) {
+  return a <= like(a.tile, b, a.loc);
+}
 Tile operator>(const TileAt &a, double b) { return a > like(a.tile, b, a.loc); }
-Tile operator>=(const TileAt &a, double b) { return a >= like(a.tile, b, a.loc); }
-Tile operator&&(const TileAt &a, const Tile &b) { return tileBinary(BinOp::land, a, b); }
-Tile operator||(const TileAt &a, const Tile &b) { return tileBinary(BinOp::lor, a, b); }
+Tile operator>=(const TileAt &a, double b) {
+  return a >= like(a.tile, b, a.loc);
+}
+Tile operator&&(const TileAt &a, const Tile &b) {
+  return tileBinary(BinOp::land, a, b);
+}
+Tile operator||(const TileAt &a, const Tile &b) {
+  return tileBinary(BinOp::lor, a, b);
+}
 
 static Scalar scalarBinary(BinOp op, const ScalarAt &a, const Scalar &b) {
   requireScalar(a.scalar, a.loc);
@@ -1003,17 +1062,39 @@ static Scalar scalarCompare(CmpOp op, const ScalarAt &a, const Scalar &b) {
   return Scalar(compare(op, a.scalar.value(), b.value(), a.loc));
 }
 
-Scalar operator+(const ScalarAt &a, const Scalar &b) { return scalarBinary(BinOp::add, a, b); }
-Scalar operator-(const ScalarAt &a, const Scalar &b) { return scalarBinary(BinOp::sub, a, b); }
-Scalar operator*(const ScalarAt &a, const Scalar &b) { return scalarBinary(BinOp::mul, a, b); }
-Scalar operator/(const ScalarAt &a, const Scalar &b) { return scalarBinary(BinOp::div, a, b); }
-Scalar operator%(const ScalarAt &a, const Scalar &b) { return scalarBinary(BinOp::rem, a, b); }
-Scalar operator<(const ScalarAt &a, const Scalar &b) { return scalarCompare(CmpOp::lt, a, b); }
-Scalar operator<=(const ScalarAt &a, const Scalar &b) { return scalarCompare(CmpOp::le, a, b); }
-Scalar operator>(const ScalarAt &a, const Scalar &b) { return scalarCompare(CmpOp::gt, a, b); }
-Scalar operator>=(const ScalarAt &a, const Scalar &b) { return scalarCompare(CmpOp::ge, a, b); }
-Scalar operator==(const ScalarAt &a, const Scalar &b) { return scalarCompare(CmpOp::eq, a, b); }
-Scalar operator!=(const ScalarAt &a, const Scalar &b) { return scalarCompare(CmpOp::ne, a, b); }
+Scalar operator+(const ScalarAt &a, const Scalar &b) {
+  return scalarBinary(BinOp::add, a, b);
+}
+Scalar operator-(const ScalarAt &a, const Scalar &b) {
+  return scalarBinary(BinOp::sub, a, b);
+}
+Scalar operator*(const ScalarAt &a, const Scalar &b) {
+  return scalarBinary(BinOp::mul, a, b);
+}
+Scalar operator/(const ScalarAt &a, const Scalar &b) {
+  return scalarBinary(BinOp::div, a, b);
+}
+Scalar operator%(const ScalarAt &a, const Scalar &b) {
+  return scalarBinary(BinOp::rem, a, b);
+}
+Scalar operator<(const ScalarAt &a, const Scalar &b) {
+  return scalarCompare(CmpOp::lt, a, b);
+}
+Scalar operator<=(const ScalarAt &a, const Scalar &b) {
+  return scalarCompare(CmpOp::le, a, b);
+}
+Scalar operator>(const ScalarAt &a, const Scalar &b) {
+  return scalarCompare(CmpOp::gt, a, b);
+}
+Scalar operator>=(const ScalarAt &a, const Scalar &b) {
+  return scalarCompare(CmpOp::ge, a, b);
+}
+Scalar operator==(const ScalarAt &a, const Scalar &b) {
+  return scalarCompare(CmpOp::eq, a, b);
+}
+Scalar operator!=(const ScalarAt &a, const Scalar &b) {
+  return scalarCompare(CmpOp::ne, a, b);
+}
 
 Scalar ceil_div(const Scalar &a, const Scalar &b, Loc loc) {
   requireScalar(a, loc);
@@ -1118,11 +1199,10 @@ Values ifElse(const Scalar &cond, const Values &types,
       scf::YieldOp::create(nested, l, ValueRange(out));
     };
   };
-  auto ifOp = elseBody
-                  ? scf::IfOp::create(b, mlirLoc(loc), cond.value(),
-                                      region(thenBody), region(elseBody))
-                  : scf::IfOp::create(b, mlirLoc(loc), cond.value(),
-                                      region(thenBody));
+  auto ifOp = elseBody ? scf::IfOp::create(b, mlirLoc(loc), cond.value(),
+                                           region(thenBody), region(elseBody))
+                       : scf::IfOp::create(b, mlirLoc(loc), cond.value(),
+                                           region(thenBody));
   if (error) {
     ifOp->erase();
     std::rethrow_exception(error);

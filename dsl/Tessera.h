@@ -47,11 +47,10 @@ public:
 };
 
 enum class DType { f16, bf16, tf32, f32, f64, i1, i8, i16, i32, i64, index };
-inline constexpr DType f16 = DType::f16, bf16 = DType::bf16,
-                       tf32 = DType::tf32, f32 = DType::f32, f64 = DType::f64,
-                       i1 = DType::i1, i8 = DType::i8, i16 = DType::i16,
-                       i32 = DType::i32, i64 = DType::i64,
-                       index = DType::index;
+inline constexpr DType f16 = DType::f16, bf16 = DType::bf16, tf32 = DType::tf32,
+                       f32 = DType::f32, f64 = DType::f64, i1 = DType::i1,
+                       i8 = DType::i8, i16 = DType::i16, i32 = DType::i32,
+                       i64 = DType::i64, index = DType::index;
 const char *name(DType dtype);
 bool isFloat(DType dtype);
 
@@ -234,9 +233,8 @@ Tile load(const View &view, const std::vector<Scalar> &index,
           const Shape &shape, const LoadOptions &options = {},
           Loc loc = Loc::current());
 /// Stores `tile` at tile index `index`, masked to the view's bounds.
-void store(const View &view, const std::vector<Scalar> &index,
-           const Tile &tile, const StoreOptions &options = {},
-           Loc loc = Loc::current());
+void store(const View &view, const std::vector<Scalar> &index, const Tile &tile,
+           const StoreOptions &options = {}, Loc loc = Loc::current());
 
 //===----------------------------------------------------------------------===//
 // Tile construction and shape

@@ -91,7 +91,9 @@ struct Status {
   bool ok = true;
   std::string message;
   static Status success() { return {}; }
-  static Status error(std::string message) { return {false, std::move(message)}; }
+  static Status error(std::string message) {
+    return {false, std::move(message)};
+  }
   explicit operator bool() const { return ok; }
 };
 

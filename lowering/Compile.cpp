@@ -1,4 +1,5 @@
-//===- Compile.cpp - the tile -> PTX pipeline ------------------------------===//
+//===- Compile.cpp - the tile -> PTX pipeline
+//------------------------------===//
 
 #include "lowering/Compile.h"
 
@@ -44,16 +45,26 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
 }
 
 static std::optional<rt::ScalarType> scalarTypeOf(Type t) {
-  if (t.isF16()) return rt::ScalarType::f16;
-  if (t.isBF16()) return rt::ScalarType::bf16;
-  if (t.isF32()) return rt::ScalarType::f32;
-  if (t.isF64()) return rt::ScalarType::f64;
-  if (t.isIndex()) return rt::ScalarType::index;
-  if (t.isInteger(1)) return rt::ScalarType::i1;
-  if (t.isInteger(8)) return rt::ScalarType::i8;
-  if (t.isInteger(16)) return rt::ScalarType::i16;
-  if (t.isInteger(32)) return rt::ScalarType::i32;
-  if (t.isInteger(64)) return rt::ScalarType::i64;
+  if (t.isF16())
+    return rt::ScalarType::f16;
+  if (t.isBF16())
+    return rt::ScalarType::bf16;
+  if (t.isF32())
+    return rt::ScalarType::f32;
+  if (t.isF64())
+    return rt::ScalarType::f64;
+  if (t.isIndex())
+    return rt::ScalarType::index;
+  if (t.isInteger(1))
+    return rt::ScalarType::i1;
+  if (t.isInteger(8))
+    return rt::ScalarType::i8;
+  if (t.isInteger(16))
+    return rt::ScalarType::i16;
+  if (t.isInteger(32))
+    return rt::ScalarType::i32;
+  if (t.isInteger(64))
+    return rt::ScalarType::i64;
   return std::nullopt;
 }
 

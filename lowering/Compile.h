@@ -34,9 +34,8 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
                            const CompileOptions &options);
 
 /// PTX of a module in the LLVM/NVVM dialects, through LLVM's NVPTX backend.
-mlir::FailureOr<std::string> emitPtx(mlir::ModuleOp module,
-                                     const std::string &chip,
-                                     std::string *error);
+mlir::FailureOr<std::string>
+emitPtx(mlir::ModuleOp module, const std::string &chip, std::string *error);
 
 /// Compiles every kernel of `module` (left untouched: a clone is lowered)
 /// to PTX for `options.target`, with each kernel's parameter description.

@@ -1,4 +1,5 @@
-//===- ConvertTileToLLVM.cpp - level-2 tile IR to LLVM/NVVM ----------------===//
+//===- ConvertTileToLLVM.cpp - level-2 tile IR to LLVM/NVVM
+//----------------===//
 
 #include "lowering/LoweringPasses.h"
 #include "lowering/Patterns.h"

@@ -1,4 +1,5 @@
-//===- ElementwiseToLLVM.cpp - per-register tile computation ---------------===//
+//===- ElementwiseToLLVM.cpp - per-register tile computation
+//---------------===//
 //
 // Elementwise arith/math ops on tiles become the same ops on each register
 // (operands and result share one layout); constant tiles, splat and iota
@@ -39,7 +40,8 @@ struct ElementwiseLowering : ConversionPattern {
         return rewriter.notifyMatchFailure(op, "operand layouts differ");
     Location loc = op->getLoc();
     Type resultStruct = getTypeConverter()->convertType(type);
-    Type element = TileTypeConverter::registerElementType(type.getElementType());
+    Type element =
+        TileTypeConverter::registerElementType(type.getElementType());
     int64_t n = cast<LLVM::LLVMStructType>(resultStruct).getBody().size();
     SmallVector<Value> results;
     for (int64_t r = 0; r < n; ++r) {
@@ -74,7 +76,8 @@ struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
       return rewriter.notifyMatchFailure(op, "not a dense constant");
     Location loc = op.getLoc();
     Type structType = getTypeConverter()->convertType(type);
-    Type element = TileTypeConverter::registerElementType(type.getElementType());
+    Type element =
+        TileTypeConverter::registerElementType(type.getElementType());
     tile::LinearLayout layout = layoutOf(type);
     SmallVector<Value> values;
     if (dense.isSplat()) {
@@ -87,15 +90,14 @@ struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
       else
         c = LLVM::ConstantOp::create(
             rewriter, loc, element,
-            rewriter.getIntegerAttr(element,
-                                    cast<IntegerAttr>(v).getValue()));
+            rewriter.getIntegerAttr(element, cast<IntegerAttr>(v).getValue()));
       values.assign(layout.numRegisters(), c);
     } else {
       // A global array of the values in row-major order (i1 as i8).
       auto module = op->getParentOfType<ModuleOp>();
       Type memType = element.isInteger(1) ? rewriter.getI8Type() : element;
-      auto flatType = RankedTensorType::get({type.getNumElements()},
-                                            type.getElementType());
+      auto flatType =
+          RankedTensorType::get({type.getNumElements()}, type.getElementType());
       DenseElementsAttr flat = dense.reshape(flatType);
       if (element != type.getElementType() || element.isInteger(1)) {
         // tf32 holds f32 values; i1 is stored as bytes.
@@ -109,8 +111,7 @@ struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
                 memType, cast<IntegerAttr>(a).getValue().getZExtValue()));
         }
         flat = DenseElementsAttr::get(
-            RankedTensorType::get({type.getNumElements()}, memType),
-            converted);
+            RankedTensorType::get({type.getNumElements()}, memType), converted);
       }
       std::string name;
       unsigned id = 0;
@@ -157,8 +158,8 @@ struct SplatLowering : OpConversionPattern<tile::SplatOp> {
       return failure();
     int64_t n = cast<LLVM::LLVMStructType>(structType).getBody().size();
     SmallVector<Value> values(n, adaptor.getValue());
-    rewriter.replaceOp(op, packStruct(rewriter, op.getLoc(), structType,
-                                      values));
+    rewriter.replaceOp(op,
+                       packStruct(rewriter, op.getLoc(), structType, values));
     return success();
   }
 };

@@ -1,4 +1,5 @@
-//===- ExchangeToLLVM.cpp - ops that move tile elements between threads ----===//
+//===- ExchangeToLLVM.cpp - ops that move tile elements between threads
+//----===//
 //
 // The general, correct path: the source tile goes to shared memory in
 // row-major order (each thread writes the elements it holds), then each
@@ -53,10 +54,10 @@ Value toShared(ConversionPatternRewriter &rewriter, Location loc,
                Value lane, Value warp) {
   Value base = sharedMemoryBase(rewriter, loc, anchor);
   barrier(rewriter, loc); // earlier readers of the scratch are done
-  storeTileToShared(rewriter, loc, base, layoutOf(type),
-                    TileTypeConverter::registerElementType(
-                        type.getElementType()),
-                    source, lane, warp);
+  storeTileToShared(
+      rewriter, loc, base, layoutOf(type),
+      TileTypeConverter::registerElementType(type.getElementType()), source,
+      lane, warp);
   return base;
 }
 
@@ -78,13 +79,14 @@ LogicalResult lowerIndexMap(
       TileTypeConverter::registerElementType(resultType.getElementType());
   SmallVector<Value> values;
   for (int64_t r = 0; r < out.numRegisters(); ++r) {
-    SmallVector<Value> coords = registerCoords(rewriter, loc, out, r, lane, warp);
+    SmallVector<Value> coords =
+        registerCoords(rewriter, loc, out, r, lane, warp);
     values.push_back(loadShared(rewriter, loc, base, element,
                                 sourceIndex(rewriter, loc, coords, r)));
   }
-  rewriter.replaceOp(op, packStruct(rewriter, loc,
-                                    converter->convertType(resultType),
-                                    values));
+  rewriter.replaceOp(
+      op,
+      packStruct(rewriter, loc, converter->convertType(resultType), values));
   return success();
 }
 
@@ -118,12 +120,11 @@ struct RowMajorPreservingLowering : OpConversionPattern<OpT> {
       rewriter.replaceOp(op, adaptor.getSource());
       return success();
     }
-    return lowerIndexMap(op, adaptor.getSource(), src, dst,
-                         this->getTypeConverter(), rewriter,
-                         [&](OpBuilder &b, Location loc, ArrayRef<Value> c,
-                             int64_t) {
-                           return linearize(b, loc, c, dst.getShape());
-                         });
+    return lowerIndexMap(
+        op, adaptor.getSource(), src, dst, this->getTypeConverter(), rewriter,
+        [&](OpBuilder &b, Location loc, ArrayRef<Value> c, int64_t) {
+          return linearize(b, loc, c, dst.getShape());
+        });
   }
 };
 
@@ -169,7 +170,8 @@ struct GatherLowering : OpConversionPattern<tile::GatherOp> {
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType src = op.getSource().getType(), dst = op.getType();
     if (tile::getLayout(op.getIndices().getType()) != tile::getLayout(dst))
-      return rewriter.notifyMatchFailure(op, "indices and result layouts differ");
+      return rewriter.notifyMatchFailure(op,
+                                         "indices and result layouts differ");
     int64_t axis = op.getAxis();
     Value indices = adaptor.getIndices();
     return lowerIndexMap(
@@ -225,7 +227,8 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
       return failure();
     Location loc = op.getLoc();
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
-    Value base = toShared(rewriter, loc, op, src, adaptor.getSource(), lane, warp);
+    Value base =
+        toShared(rewriter, loc, op, src, adaptor.getSource(), lane, warp);
     Type element = TileTypeConverter::registerElementType(src.getElementType());
     tile::LinearLayout out = layoutOf(dst);
     int64_t axis = op.getAxis();
@@ -234,14 +237,14 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
       SmallVector<Value> c = registerCoords(rewriter, loc, out, r, lane, warp);
       Value first = loadAlong(rewriter, loc, base, element, c, axis,
                               i64Const(rewriter, loc, 0), src.getShape());
-      values.push_back(emitLoop(
-          rewriter, loc, i64Const(rewriter, loc, 1),
-          i64Const(rewriter, loc, src.getDimSize(axis)), first,
-          [&](OpBuilder &b, Location l, Value k, Value acc) {
-            return combine(b, l, op.getKind(), acc,
-                           loadAlong(b, l, base, element, c, axis, k,
-                                     src.getShape()));
-          }));
+      values.push_back(
+          emitLoop(rewriter, loc, i64Const(rewriter, loc, 1),
+                   i64Const(rewriter, loc, src.getDimSize(axis)), first,
+                   [&](OpBuilder &b, Location l, Value k, Value acc) {
+                     return combine(b, l, op.getKind(), acc,
+                                    loadAlong(b, l, base, element, c, axis, k,
+                                              src.getShape()));
+                   }));
     }
     rewriter.replaceOp(op, packStruct(rewriter, loc,
                                       getTypeConverter()->convertType(dst),
@@ -262,12 +265,14 @@ struct ScanLowering : OpConversionPattern<tile::ScanOp> {
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
     Value base =
         toShared(rewriter, loc, op, type, adaptor.getSource(), lane, warp);
-    Type element = TileTypeConverter::registerElementType(type.getElementType());
+    Type element =
+        TileTypeConverter::registerElementType(type.getElementType());
     tile::LinearLayout layout = layoutOf(type);
     int64_t axis = op.getAxis(), n = type.getDimSize(axis);
     SmallVector<Value> values;
     for (int64_t r = 0; r < layout.numRegisters(); ++r) {
-      SmallVector<Value> c = registerCoords(rewriter, loc, layout, r, lane, warp);
+      SmallVector<Value> c =
+          registerCoords(rewriter, loc, layout, r, lane, warp);
       Value i = c[axis];
       // Forward: combine 0..i in order; reverse: n-1 down to i, walked as
       // j = n-1-k for k in [0, n-1-i].
@@ -275,24 +280,25 @@ struct ScanLowering : OpConversionPattern<tile::ScanOp> {
       if (!op.getReverse()) {
         first = loadAlong(rewriter, loc, base, element, c, axis,
                           i64Const(rewriter, loc, 0), type.getShape());
-        count = LLVM::AddOp::create(rewriter, loc, i,
-                                    i64Const(rewriter, loc, 1));
+        count =
+            LLVM::AddOp::create(rewriter, loc, i, i64Const(rewriter, loc, 1));
       } else {
         first = loadAlong(rewriter, loc, base, element, c, axis,
                           i64Const(rewriter, loc, n - 1), type.getShape());
-        count = LLVM::SubOp::create(rewriter, loc,
-                                    i64Const(rewriter, loc, n), i);
+        count =
+            LLVM::SubOp::create(rewriter, loc, i64Const(rewriter, loc, n), i);
       }
       bool reverse = op.getReverse();
       values.push_back(emitLoop(
           rewriter, loc, i64Const(rewriter, loc, 1), count, first,
           [&](OpBuilder &b, Location l, Value k, Value acc) {
-            Value j = reverse ? Value(LLVM::SubOp::create(
-                                    b, l, i64Const(b, l, n - 1), k))
-                              : k;
-            return combine(b, l, op.getKind(), acc,
-                           loadAlong(b, l, base, element, c, axis, j,
-                                     type.getShape()));
+            Value j =
+                reverse
+                    ? Value(LLVM::SubOp::create(b, l, i64Const(b, l, n - 1), k))
+                    : k;
+            return combine(
+                b, l, op.getKind(), acc,
+                loadAlong(b, l, base, element, c, axis, j, type.getShape()));
           }));
     }
     rewriter.replaceOp(op, packStruct(rewriter, loc,
@@ -310,8 +316,8 @@ Value mmaInput(OpBuilder &b, Location loc, Value v, bool roundToTF32) {
     return v;
   // cvt.rna.tf32.f32 keeps the result in a 32-bit register.
   auto op = LLVM::InlineAsmOp::create(
-      b, loc, b.getI32Type(), ValueRange{v}, "cvt.rna.tf32.f32 $0, $1;",
-      "=r,f", false, false, LLVM::tailcallkind::TailCallKind::None,
+      b, loc, b.getI32Type(), ValueRange{v}, "cvt.rna.tf32.f32 $0, $1;", "=r,f",
+      false, false, LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr(), ArrayAttr());
   return LLVM::BitcastOp::create(b, loc, b.getF32Type(), op.getResult(0));
 }
@@ -323,8 +329,8 @@ Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
                                  LLVM::BitcastOp::create(b, loc, i16, lo));
   Value h = LLVM::ZExtOp::create(b, loc, i32,
                                  LLVM::BitcastOp::create(b, loc, i16, hi));
-  return LLVM::OrOp::create(b, loc, l,
-                            LLVM::ShlOp::create(b, loc, h, i32Const(b, loc, 16)));
+  return LLVM::OrOp::create(
+      b, loc, l, LLVM::ShlOp::create(b, loc, h, i32Const(b, loc, 16)));
 }
 
 /// tile.mma on Tensor Core layouts (A and B as m16n8k16 fragments, the
@@ -336,8 +342,7 @@ LogicalResult lowerMmaSync(tile::MmaOp op, tile::MmaOp::Adaptor adaptor,
   RankedTensorType a = op.getA().getType(), c = op.getAcc().getType();
   auto mma = cast<tile::MmaLayoutAttr>(c.getEncoding());
   const int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
-  const int64_t M = a.getDimSize(0), K = a.getDimSize(1),
-                N = c.getDimSize(1);
+  const int64_t M = a.getDimSize(0), K = a.getDimSize(1), N = c.getDimSize(1);
   const int64_t repM = M / (16 * wm), repN = N / (8 * wn), repK = K / 16;
   Location loc = op.getLoc();
   SmallVector<Value> A = unpackStruct(rewriter, loc, adaptor.getA());
@@ -353,8 +358,8 @@ LogicalResult lowerMmaSync(tile::MmaOp op, tile::MmaOp::Adaptor adaptor,
                      ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
                      "{$10, $11, $12, $13};";
   Type f32 = rewriter.getF32Type();
-  auto resultType = LLVM::LLVMStructType::getLiteral(
-      rewriter.getContext(), {f32, f32, f32, f32});
+  auto resultType = LLVM::LLVMStructType::getLiteral(rewriter.getContext(),
+                                                     {f32, f32, f32, f32});
   SmallVector<Value> D(C);
   for (int64_t m = 0; m < repM; ++m)
     for (int64_t n = 0; n < repN; ++n) {
@@ -368,7 +373,10 @@ LogicalResult lowerMmaSync(tile::MmaOp op, tile::MmaOp::Adaptor adaptor,
             packPair(rewriter, loc, A[a0 + 6], A[a0 + 7]),
             packPair(rewriter, loc, B[b0 + 0], B[b0 + 1]),
             packPair(rewriter, loc, B[b0 + 2], B[b0 + 3]),
-            D[c0 + 0], D[c0 + 1], D[c0 + 2], D[c0 + 3]};
+            D[c0 + 0],
+            D[c0 + 1],
+            D[c0 + 2],
+            D[c0 + 3]};
         auto asmOp = LLVM::InlineAsmOp::create(
             rewriter, loc, resultType, operands, text,
             "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f", false, false,
@@ -378,7 +386,8 @@ LogicalResult lowerMmaSync(tile::MmaOp op, tile::MmaOp::Adaptor adaptor,
           D[c0 + i] = extract(rewriter, loc, asmOp.getResult(0), i);
       }
     }
-  rewriter.replaceOp(op, packStruct(rewriter, loc, converter->convertType(c), D));
+  rewriter.replaceOp(op,
+                     packStruct(rewriter, loc, converter->convertType(c), D));
   return success();
 }
 
@@ -405,11 +414,11 @@ struct MmaLowering : OpConversionPattern<tile::MmaOp> {
     Type memType = inType;
     // A at the start of the scratch, B after it.
     int64_t aBytes = a.getNumElements() * elementBytes(memType);
-    Value bBase = LLVM::GEPOp::create(
-        rewriter, loc, base.getType(), rewriter.getI8Type(), base,
-        ValueRange{i64Const(rewriter, loc, aBytes)});
-    storeTileToShared(rewriter, loc, base, layoutOf(a), inType,
-                      adaptor.getA(), lane, warp);
+    Value bBase =
+        LLVM::GEPOp::create(rewriter, loc, base.getType(), rewriter.getI8Type(),
+                            base, ValueRange{i64Const(rewriter, loc, aBytes)});
+    storeTileToShared(rewriter, loc, base, layoutOf(a), inType, adaptor.getA(),
+                      lane, warp);
     storeTileToShared(rewriter, loc, bBase, layoutOf(bt), inType,
                       adaptor.getB(), lane, warp);
     bool isF32 = a.getElementType().isF32();
@@ -423,12 +432,11 @@ struct MmaLowering : OpConversionPattern<tile::MmaOp> {
     for (int64_t r = 0; r < out.numRegisters(); ++r) {
       SmallVector<Value> ij = registerCoords(rewriter, loc, out, r, lane, warp);
       Value acc = extract(rewriter, loc, adaptor.getAcc(), r);
-      Value aRow = LLVM::MulOp::create(rewriter, loc, ij[0],
-                                       i64Const(rewriter, loc, K));
+      Value aRow =
+          LLVM::MulOp::create(rewriter, loc, ij[0], i64Const(rewriter, loc, K));
       values.push_back(emitLoop(
-          rewriter, loc, i64Const(rewriter, loc, 0),
-          i64Const(rewriter, loc, K), acc,
-          [&](OpBuilder &b, Location l, Value k, Value sum) {
+          rewriter, loc, i64Const(rewriter, loc, 0), i64Const(rewriter, loc, K),
+          acc, [&](OpBuilder &b, Location l, Value k, Value sum) {
             Value av = loadShared(b, l, base, memType,
                                   LLVM::AddOp::create(b, l, aRow, k));
             Value bIndex = LLVM::AddOp::create(
@@ -437,9 +445,12 @@ struct MmaLowering : OpConversionPattern<tile::MmaOp> {
             if (tf32x3) {
               // x = big + small, both tf32; three products, small*small
               // dropped.
-              Value ab = mmaInput(b, l, av, true), bb = mmaInput(b, l, bv, true);
-              Value as = mmaInput(b, l, LLVM::FSubOp::create(b, l, av, ab), true);
-              Value bs = mmaInput(b, l, LLVM::FSubOp::create(b, l, bv, bb), true);
+              Value ab = mmaInput(b, l, av, true),
+                    bb = mmaInput(b, l, bv, true);
+              Value as =
+                  mmaInput(b, l, LLVM::FSubOp::create(b, l, av, ab), true);
+              Value bs =
+                  mmaInput(b, l, LLVM::FSubOp::create(b, l, bv, bb), true);
               sum = LLVM::FMAOp::create(b, l, as, bb, sum);
               sum = LLVM::FMAOp::create(b, l, ab, bs, sum);
               return Value(LLVM::FMAOp::create(b, l, ab, bb, sum));
@@ -449,9 +460,9 @@ struct MmaLowering : OpConversionPattern<tile::MmaOp> {
           }));
     }
     (void)M;
-    rewriter.replaceOp(op, packStruct(rewriter, loc,
-                                      getTypeConverter()->convertType(c),
-                                      values));
+    rewriter.replaceOp(
+        op,
+        packStruct(rewriter, loc, getTypeConverter()->convertType(c), values));
     return success();
   }
 };

@@ -1,4 +1,5 @@
-//===- FinalizeLLVM.cpp - the scalar ops left after tile lowering ----------===//
+//===- FinalizeLLVM.cpp - the scalar ops left after tile lowering
+//----------===//
 
 #include "lowering/LoweringPasses.h"
 #include "lowering/Patterns.h"
@@ -20,8 +21,7 @@ using namespace mlir;
 
 namespace {
 
-struct TileFinalizeLLVMPass
-    : impl::TileFinalizeLLVMBase<TileFinalizeLLVMPass> {
+struct TileFinalizeLLVMPass : impl::TileFinalizeLLVMBase<TileFinalizeLLVMPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     TileTypeConverter converter(ctx);

@@ -1,4 +1,5 @@
-//===- KernelToLLVM.cpp - tile.kernel and the grid to LLVM/NVVM ------------===//
+//===- KernelToLLVM.cpp - tile.kernel and the grid to LLVM/NVVM
+//------------===//
 
 #include "lowering/Patterns.h"
 
@@ -35,8 +36,8 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
         params.push_back(getTypeConverter()->convertType(t));
       }
     }
-    auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                              params);
+    auto fnType =
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);
     auto fn = LLVM::LLVMFuncOp::create(rewriter, loc, op.getSymName(), fnType);
     fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                 rewriter.getUnitAttr());
@@ -95,9 +96,15 @@ struct GridQueryLowering : OpConversionPattern<OpT> {
     Type i32 = rewriter.getI32Type();
     Value v;
     switch (op.getDim()) {
-    case tile::GridDim::x: v = X::create(rewriter, loc, i32); break;
-    case tile::GridDim::y: v = Y::create(rewriter, loc, i32); break;
-    case tile::GridDim::z: v = Z::create(rewriter, loc, i32); break;
+    case tile::GridDim::x:
+      v = X::create(rewriter, loc, i32);
+      break;
+    case tile::GridDim::y:
+      v = Y::create(rewriter, loc, i32);
+      break;
+    case tile::GridDim::z:
+      v = Z::create(rewriter, loc, i32);
+      break;
     }
     rewriter.replaceOpWithNewOp<LLVM::ZExtOp>(op, rewriter.getI64Type(), v);
     return success();

@@ -1,4 +1,5 @@
-//===- LoweringUtils.cpp - helpers of the tile -> LLVM/NVVM lowering -------===//
+//===- LoweringUtils.cpp - helpers of the tile -> LLVM/NVVM lowering
+//-------===//
 
 #include "lowering/LoweringUtils.h"
 
@@ -105,9 +106,8 @@ static SmallVector<Value> runtimeCoords(OpBuilder &b, Location loc,
                                       i32Const(b, loc, int64_t(1) << bit));
       Value isSet = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, set,
                                          i32Const(b, loc, 0));
-      Value term = LLVM::SelectOp::create(b, loc, isSet,
-                                          i64Const(b, loc, basis),
-                                          i64Const(b, loc, 0));
+      Value term = LLVM::SelectOp::create(
+          b, loc, isSet, i64Const(b, loc, basis), i64Const(b, loc, 0));
       acc = LLVM::XOrOp::create(b, loc, acc, term);
     }
     coords.push_back(acc);
@@ -116,8 +116,8 @@ static SmallVector<Value> runtimeCoords(OpBuilder &b, Location loc,
 }
 
 SmallVector<Value> registerCoords(OpBuilder &b, Location loc,
-                                  const tile::LinearLayout &layout,
-                                  int64_t reg, Value lane, Value warp) {
+                                  const tile::LinearLayout &layout, int64_t reg,
+                                  Value lane, Value warp) {
   tile::LinearLayout::Coords regPart =
       layout.apply(tile::LinearLayout::Register, reg);
   SmallVector<Value> lanePart =
@@ -164,8 +164,7 @@ Value packStruct(OpBuilder &b, Location loc, Type structType,
   return result;
 }
 
-SmallVector<Value> unpackStruct(OpBuilder &b, Location loc,
-                                Value structValue) {
+SmallVector<Value> unpackStruct(OpBuilder &b, Location loc, Value structValue) {
   auto type = cast<LLVM::LLVMStructType>(structValue.getType());
   SmallVector<Value> out;
   for (size_t i = 0; i < type.getBody().size(); ++i)
@@ -249,9 +248,8 @@ Value predicatedLoad(OpBuilder &b, Location loc, Type elementType, Value ptr,
   std::string width = bytes == 1 ? "u8" : "b" + std::to_string(8 * bytes);
   std::string movWidth = bytes == 1 ? "b16" : "b" + std::to_string(8 * bytes);
   std::string hint = policy ? ".L2::cache_hint" : "";
-  std::string asmText = "mov." + movWidth + " $0, $2;\n\t@$3 ld.global" +
-                        hint + "." + width + " $0, [$1]" +
-                        (policy ? ", $4;" : ";");
+  std::string asmText = "mov." + movWidth + " $0, $2;\n\t@$3 ld.global" + hint +
+                        "." + width + " $0, [$1]" + (policy ? ", $4;" : ";");
   std::string constraints =
       "=" + cls.str() + ",l," + cls.str() + ",b" + (policy ? ",l" : "");
   Value otherBits = toBits(b, loc, other, bitsType);
@@ -280,8 +278,8 @@ void predicatedStore(OpBuilder &b, Location loc, Value ptr, Value value,
   SmallVector<Value> operands = {ptr, bits, pred};
   if (policy)
     operands.push_back(policy);
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, asmText,
-                            constraints, /*has_side_effects=*/true,
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, asmText, constraints,
+                            /*has_side_effects=*/true,
                             /*is_align_stack=*/false,
                             LLVM::tailcallkind::TailCallKind::None,
                             LLVM::AsmDialectAttr(), ArrayAttr());

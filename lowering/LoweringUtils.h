@@ -1,4 +1,5 @@
-//===- LoweringUtils.h - helpers of the tile -> LLVM/NVVM lowering -*- C++ -*-===//
+//===- LoweringUtils.h - helpers of the tile -> LLVM/NVVM lowering -*- C++
+//-*-===//
 
 #ifndef TESSERA_LOWERING_LOWERINGUTILS_H
 #define TESSERA_LOWERING_LOWERINGUTILS_H

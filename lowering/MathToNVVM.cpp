@@ -1,4 +1,5 @@
-//===- MathToNVVM.cpp - scalar math to PTX approximations ------------------===//
+//===- MathToNVVM.cpp - scalar math to PTX approximations
+//------------------===//
 //
 // Transcendentals run in f32 on the SFU approximations (ex2, lg2, sin, cos,
 // rsqrt), as CUDA's fast-math intrinsics do: a few ulp from the
@@ -22,10 +23,10 @@ namespace {
 
 Value approx(OpBuilder &b, Location loc, StringRef instruction, Value x) {
   std::string text = (instruction + " $0, $1;").str();
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, b.getF32Type(), ValueRange{x}, text, "=f,f", false, false,
-      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-      ArrayAttr());
+  auto op = LLVM::InlineAsmOp::create(b, loc, b.getF32Type(), ValueRange{x},
+                                      text, "=f,f", false, false,
+                                      LLVM::tailcallkind::TailCallKind::None,
+                                      LLVM::AsmDialectAttr(), ArrayAttr());
   return op.getResult(0);
 }
 
@@ -45,8 +46,7 @@ Value mul(OpBuilder &b, Location loc, Value x, Value y) {
 
 /// Rewrites a unary f32 math op through `fn`, extending and rounding
 /// f16/bf16.
-template <typename OpT>
-struct UnaryF32Lowering : ConvertOpToLLVMPattern<OpT> {
+template <typename OpT> struct UnaryF32Lowering : ConvertOpToLLVMPattern<OpT> {
   using Fn = std::function<Value(OpBuilder &, Location, Value)>;
   UnaryF32Lowering(LLVMTypeConverter &converter, Fn fn)
       : ConvertOpToLLVMPattern<OpT>(converter, /*benefit=*/2), fn(fn) {}
@@ -97,8 +97,8 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
         Value ratio = LLVM::FDivOp::create(
             b, loc, x, LLVM::FSubOp::create(b, loc, u, one));
         Value r = mul(b, loc, logu, ratio);
-        Value isOne = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq,
-                                           u, one);
+        Value isOne =
+            LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::oeq, u, one);
         Value isInf = LLVM::FCmpOp::create(
             b, loc, LLVM::FCmpPredicate::oeq, u,
             f32(b, loc, std::numeric_limits<double>::infinity()));
@@ -118,8 +118,8 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
   auto reduce = [](OpBuilder &b, Location loc, Value x) {
     Value turns = mul(b, loc, x, f32(b, loc, 1.0 / (2.0 * M_PI)));
     Value n = LLVM::RintOp::create(b, loc, turns);
-    return Value(LLVM::FSubOp::create(
-        b, loc, x, mul(b, loc, n, f32(b, loc, 2.0 * M_PI))));
+    return Value(LLVM::FSubOp::create(b, loc, x,
+                                      mul(b, loc, n, f32(b, loc, 2.0 * M_PI))));
   };
   patterns.add<UnaryF32Lowering<math::SinOp>>(
       converter, [=](OpBuilder &b, Location loc, Value x) {

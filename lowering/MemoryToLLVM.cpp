@@ -1,4 +1,5 @@
-//===- MemoryToLLVM.cpp - tile.load / tile.store to predicated PTX ---------===//
+//===- MemoryToLLVM.cpp - tile.load / tile.store to predicated PTX
+//---------===//
 //
 // Each thread loads or stores the elements its registers hold: the address
 // is base + sum_d (index_d * tile_d + coord_d) * stride_d, and the access is
@@ -32,12 +33,10 @@ ViewFields unpackView(OpBuilder &b, Location loc, Value view, int64_t rank) {
 }
 
 /// The address of register `reg` and whether it lies inside the view.
-std::pair<Value, Value> elementAddress(OpBuilder &b, Location loc,
-                                       const ViewFields &view,
-                                       ValueRange indices,
-                                       const tile::LinearLayout &layout,
-                                       Type memType, int64_t reg, Value lane,
-                                       Value warp) {
+std::pair<Value, Value>
+elementAddress(OpBuilder &b, Location loc, const ViewFields &view,
+               ValueRange indices, const tile::LinearLayout &layout,
+               Type memType, int64_t reg, Value lane, Value warp) {
   SmallVector<Value> coords = registerCoords(b, loc, layout, reg, lane, warp);
   Value inBounds;
   Value offset = i64Const(b, loc, 0);
@@ -70,8 +69,7 @@ int64_t vectorWidth(const tile::LinearLayout &layout, Type element) {
   if (bytes < 2 || element.isInteger(1))
     return 1;
   int64_t last = layout.rank() - 1, width = 1;
-  for (int bit = 0; bit < layout.numBits(tile::LinearLayout::Register);
-       ++bit) {
+  for (int bit = 0; bit < layout.numBits(tile::LinearLayout::Register); ++bit) {
     const auto &basis = layout.bases(tile::LinearLayout::Register)[bit];
     bool next = basis[last] == width;
     for (int64_t d = 0; d < last; ++d)
@@ -94,8 +92,8 @@ Value vectorCondition(OpBuilder &b, Location loc, const ViewFields &view,
   for (Value v : inBounds)
     cond = LLVM::AndOp::create(b, loc, cond, v);
   Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), firstPtr);
-  Value misaligned = LLVM::AndOp::create(b, loc, address,
-                                         i64Const(b, loc, vectorBytes - 1));
+  Value misaligned =
+      LLVM::AndOp::create(b, loc, address, i64Const(b, loc, vectorBytes - 1));
   Value aligned = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
                                        misaligned, i64Const(b, loc, 0));
   return LLVM::AndOp::create(b, loc, cond, aligned);
@@ -103,9 +101,9 @@ Value vectorCondition(OpBuilder &b, Location loc, const ViewFields &view,
 
 /// 32- or 64-bit words of a vector access and the elements in each word.
 struct Words {
-  Type type;      // i32 or i64
-  StringRef cls;  // PTX register class
-  int64_t count;  // words
+  Type type;     // i32 or i64
+  StringRef cls; // PTX register class
+  int64_t count; // words
   int64_t perWord;
 };
 
@@ -177,7 +175,8 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
     if (!tile::getLayout(type))
       return rewriter.notifyMatchFailure(op, "tile has no layout");
     tile::LinearLayout layout = layoutOf(type);
-    Type element = TileTypeConverter::registerElementType(type.getElementType());
+    Type element =
+        TileTypeConverter::registerElementType(type.getElementType());
     ViewFields view = unpackView(rewriter, loc, adaptor.getView(),
                                  op.getView().getType().getRank());
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
@@ -190,10 +189,9 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
     for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
       SmallVector<Value> ptrs, inBounds;
       for (int64_t r = r0; r < r0 + width; ++r) {
-        auto [ptr, in] = elementAddress(rewriter, loc, view,
-                                        adaptor.getIndices(), layout,
-                                        memoryType(rewriter, element), r,
-                                        lane, warp);
+        auto [ptr, in] =
+            elementAddress(rewriter, loc, view, adaptor.getIndices(), layout,
+                           memoryType(rewriter, element), r, lane, warp);
         ptrs.push_back(ptr);
         inBounds.push_back(in);
       }
@@ -214,13 +212,13 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
       std::string text;
       for (int64_t w = 0; w < words.count; ++w)
         text += std::string("mov.b") +
-                std::to_string(32 * (words.cls == "l" ? 2 : 1)) +
-                " $" + std::to_string(w) + ", 0;\n\t";
+                std::to_string(32 * (words.cls == "l" ? 2 : 1)) + " $" +
+                std::to_string(w) + ", 0;\n\t";
       std::string vector =
           words.count == 1 ? "" : ".v" + std::to_string(words.count);
       text += std::string("@$") + std::to_string(words.count + 1) +
-              " ld.global" + (policy ? ".L2::cache_hint" : "") + vector +
-              ".b" + std::to_string(words.cls == "l" ? 64 : 32) + " " +
+              " ld.global" + (policy ? ".L2::cache_hint" : "") + vector + ".b" +
+              std::to_string(words.cls == "l" ? 64 : 32) + " " +
               operandList(0, words.count) + ", [$" +
               std::to_string(words.count) + "]" +
               (policy ? ", $" + std::to_string(words.count + 2) : "") + ";";
@@ -229,8 +227,8 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
         constraints += "=" + words.cls.str() + ",";
       constraints += policy ? "l,b,l" : "l,b";
       SmallVector<Type> resultTypes(words.count, words.type);
-      auto structType = LLVM::LLVMStructType::getLiteral(
-          rewriter.getContext(), resultTypes);
+      auto structType =
+          LLVM::LLVMStructType::getLiteral(rewriter.getContext(), resultTypes);
       SmallVector<Value> asmOperands = {ptrs[0], vec};
       if (policy)
         asmOperands.push_back(policy);
@@ -244,13 +242,12 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
         Value word = words.count == 1
                          ? asmOp.getResult(0)
                          : extract(rewriter, loc, asmOp.getResult(0), w);
-        for (Value e :
-             unpackWord(rewriter, loc, word, element, words.perWord))
+        for (Value e : unpackWord(rewriter, loc, word, element, words.perWord))
           vectorValues.push_back(e);
       }
       for (int64_t i = 0; i < width; ++i) {
-        Value pred = LLVM::AndOp::create(rewriter, loc, scalarPath,
-                                         inBounds[i]);
+        Value pred =
+            LLVM::AndOp::create(rewriter, loc, scalarPath, inBounds[i]);
         Value scalar = predicatedLoad(rewriter, loc, element, ptrs[i], pred,
                                       other, policy);
         values.push_back(LLVM::SelectOp::create(rewriter, loc, vec,
@@ -274,7 +271,8 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
     if (!tile::getLayout(type))
       return rewriter.notifyMatchFailure(op, "tile has no layout");
     tile::LinearLayout layout = layoutOf(type);
-    Type element = TileTypeConverter::registerElementType(type.getElementType());
+    Type element =
+        TileTypeConverter::registerElementType(type.getElementType());
     ViewFields view = unpackView(rewriter, loc, adaptor.getView(),
                                  op.getView().getType().getRank());
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
@@ -289,18 +287,16 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
         continue;
       SmallVector<Value> ptrs, inBounds, elements;
       for (int64_t r = r0; r < r0 + width; ++r) {
-        auto [ptr, in] = elementAddress(rewriter, loc, view,
-                                        adaptor.getIndices(), layout,
-                                        memoryType(rewriter, element), r,
-                                        lane, warp);
+        auto [ptr, in] =
+            elementAddress(rewriter, loc, view, adaptor.getIndices(), layout,
+                           memoryType(rewriter, element), r, lane, warp);
         ptrs.push_back(ptr);
         inBounds.push_back(in);
         elements.push_back(extract(rewriter, loc, adaptor.getValue(), r));
       }
       if (width == 1) {
         predicatedStore(rewriter, loc, ptrs[0], elements[0],
-                        LLVM::AndOp::create(rewriter, loc, inBounds[0],
-                                            owner),
+                        LLVM::AndOp::create(rewriter, loc, inBounds[0], owner),
                         policy);
         continue;
       }
@@ -322,14 +318,12 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
         operands.push_back(policy);
       std::string vector =
           words.count == 1 ? "" : ".v" + std::to_string(words.count);
-      std::string text = std::string("@$") + std::to_string(words.count + 1) +
-                         " st.global" + (policy ? ".L2::cache_hint" : "") +
-                         vector + ".b" +
-                         std::to_string(words.cls == "l" ? 64 : 32) + " [$0], " +
-                         operandList(1, words.count) +
-                         (policy ? ", $" + std::to_string(words.count + 2)
-                                 : "") +
-                         ";";
+      std::string text =
+          std::string("@$") + std::to_string(words.count + 1) + " st.global" +
+          (policy ? ".L2::cache_hint" : "") + vector + ".b" +
+          std::to_string(words.cls == "l" ? 64 : 32) + " [$0], " +
+          operandList(1, words.count) +
+          (policy ? ", $" + std::to_string(words.count + 2) : "") + ";";
       std::string constraints = "l";
       for (int64_t w = 0; w < words.count; ++w)
         constraints += "," + words.cls.str();
@@ -339,10 +333,10 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
                                 LLVM::tailcallkind::TailCallKind::None,
                                 LLVM::AsmDialectAttr(), ArrayAttr());
       for (int64_t i = 0; i < width; ++i)
-        predicatedStore(rewriter, loc, ptrs[i], elements[i],
-                        LLVM::AndOp::create(rewriter, loc, scalarPath,
-                                            inBounds[i]),
-                        policy);
+        predicatedStore(
+            rewriter, loc, ptrs[i], elements[i],
+            LLVM::AndOp::create(rewriter, loc, scalarPath, inBounds[i]),
+            policy);
     }
     rewriter.eraseOp(op);
     return success();

@@ -1,11 +1,12 @@
-//===- PtxEmitter.cpp - LLVM/NVVM dialect to PTX through NVPTX -------------===//
+//===- PtxEmitter.cpp - LLVM/NVVM dialect to PTX through NVPTX
+//-------------===//
 
 #include "lowering/Compile.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/IR/LegacyPassManager.h"
@@ -55,8 +56,8 @@ FailureOr<std::string> emitPtx(ModuleOp module, const std::string &chip,
   }
   if (!llvmModule) {
     if (error)
-      *error = "translation of the LLVM dialect to LLVM IR failed:\n" +
-               diagnostics;
+      *error =
+          "translation of the LLVM dialect to LLVM IR failed:\n" + diagnostics;
     return failure();
   }
 
@@ -71,8 +72,8 @@ FailureOr<std::string> emitPtx(ModuleOp module, const std::string &chip,
   }
   // PTX ISA 8.0: the oldest that has sm_90a, and what CUDA 12+ drivers JIT.
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, chip, "+ptx80", llvm::TargetOptions(), std::nullopt,
-      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      triple, chip, "+ptx80", llvm::TargetOptions(), std::nullopt, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
   if (!machine) {
     if (error)
       *error = "cannot create an NVPTX target machine for " + chip;

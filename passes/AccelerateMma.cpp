@@ -1,4 +1,5 @@
-//===- AccelerateMma.cpp - tile.mma onto Tensor Core layouts ---------------===//
+//===- AccelerateMma.cpp - tile.mma onto Tensor Core layouts
+//---------------===//
 
 #include "passes/Passes.h"
 
@@ -18,8 +19,8 @@ namespace {
 /// arrangements that fit, the one whose warps hold the fewest operand
 /// elements (A rows M / wm, B columns N / wn) wins: fewer registers and
 /// fewer redundant loads.
-std::optional<std::pair<unsigned, unsigned>>
-warpsFor(int64_t m, int64_t n, unsigned numWarps) {
+std::optional<std::pair<unsigned, unsigned>> warpsFor(int64_t m, int64_t n,
+                                                      unsigned numWarps) {
   std::optional<std::pair<unsigned, unsigned>> best;
   int64_t bestCost = 0;
   for (unsigned wm = numWarps; wm >= 1; wm /= 2) {
@@ -39,8 +40,7 @@ RankedTensorType withLayout(RankedTensorType t, Attribute layout) {
   return RankedTensorType::get(t.getShape(), t.getElementType(), layout);
 }
 
-struct AccelerateMmaPass
-    : impl::TileAccelerateMmaBase<AccelerateMmaPass> {
+struct AccelerateMmaPass : impl::TileAccelerateMmaBase<AccelerateMmaPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -58,16 +58,16 @@ struct AccelerateMmaPass
       auto warps = warpsFor(m, n, numWarps);
       if (!warps || k % 16 != 0)
         return;
-      auto mma = MmaLayoutAttr::get(ctx, 2, {warps->first, warps->second},
-                                    {16, 8});
+      auto mma =
+          MmaLayoutAttr::get(ctx, 2, {warps->first, warps->second}, {16, 8});
       auto opA = DotOperandLayoutAttr::get(ctx, 0, mma, 2);
       auto opB = DotOperandLayoutAttr::get(ctx, 1, mma, 2);
       OpBuilder builder(op);
       Location loc = op.getLoc();
-      Value newA = ConvertLayoutOp::create(builder, loc, withLayout(a, opA),
-                                           op.getA());
-      Value newB = ConvertLayoutOp::create(builder, loc, withLayout(b, opB),
-                                           op.getB());
+      Value newA =
+          ConvertLayoutOp::create(builder, loc, withLayout(a, opA), op.getA());
+      Value newB =
+          ConvertLayoutOp::create(builder, loc, withLayout(b, opB), op.getB());
       Value newC = ConvertLayoutOp::create(builder, loc, withLayout(c, mma),
                                            op.getAcc());
       Value d = MmaOp::create(builder, loc, withLayout(c, mma), newA, newB,

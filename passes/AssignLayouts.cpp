@@ -1,4 +1,5 @@
-//===- AssignLayouts.cpp - level 1 -> level 2: a layout on every tile ------===//
+//===- AssignLayouts.cpp - level 1 -> level 2: a layout on every tile
+//------===//
 
 #include "passes/Passes.h"
 
@@ -14,8 +15,7 @@ using namespace mlir;
 
 namespace {
 
-struct AssignLayoutsPass
-    : impl::TileAssignLayoutsBase<AssignLayoutsPass> {
+struct AssignLayoutsPass : impl::TileAssignLayoutsBase<AssignLayoutsPass> {
   using TileAssignLayoutsBase::TileAssignLayoutsBase;
 
   void runOnOperation() override {
@@ -48,8 +48,7 @@ struct AssignLayoutsPass
         if (auto cst = dyn_cast<arith::ConstantOp>(op))
           if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
             if (dense.getType() != cst.getType())
-              cst.setValueAttr(dense.reshape(
-                  cast<ShapedType>(cst.getType())));
+              cst.setValueAttr(dense.reshape(cast<ShapedType>(cst.getType())));
       });
     });
   }

@@ -1,4 +1,5 @@
-//===- InsertLatencyHints.cpp - the cost model of load/store hints ---------===//
+//===- InsertLatencyHints.cpp - the cost model of load/store hints
+//---------===//
 
 #include "passes/Passes.h"
 
@@ -57,9 +58,8 @@ struct InsertLatencyHintsPass
     MLIRContext *ctx = &getContext();
     getOperation().walk([&](KernelOp kernel) {
       unsigned usedDims = 0;
-      kernel.walk([&](ProgramIdOp pid) {
-        usedDims |= 1u << unsigned(pid.getDim());
-      });
+      kernel.walk(
+          [&](ProgramIdOp pid) { usedDims |= 1u << unsigned(pid.getDim()); });
       llvm::SmallPtrSet<Value, 8> loadedViews;
       kernel.walk([&](LoadOp load) { loadedViews.insert(load.getView()); });
 
@@ -71,9 +71,7 @@ struct InsertLatencyHintsPass
         double kb = std::max<double>(1.0, tileBytes(type) / 1024.0);
         return int(std::min<double>(10, 2 + std::floor(std::log2(kb))));
       };
-      auto policy = [&](CachePolicy p) {
-        return CachePolicyAttr::get(ctx, p);
-      };
+      auto policy = [&](CachePolicy p) { return CachePolicyAttr::get(ctx, p); };
       kernel.walk([&](LoadOp load) {
         if (!load.getLatency())
           load.setLatencyAttr(IntegerAttr::get(

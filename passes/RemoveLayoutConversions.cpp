@@ -1,4 +1,5 @@
-//===- RemoveLayoutConversions.cpp - drop conversions that move no data ----===//
+//===- RemoveLayoutConversions.cpp - drop conversions that move no data
+//----===//
 
 #include "passes/Passes.h"
 
@@ -52,10 +53,10 @@ struct LoadIntoLayout : OpRewritePattern<ConvertLayoutOp> {
     if (!load || !load->hasOneUse() ||
         isa<DotOperandLayoutAttr>(op.getType().getEncoding()))
       return failure();
-    auto newLoad = LoadOp::create(
-        rewriter, load.getLoc(), op.getType(), load.getView(),
-        load.getIndices(), load.getPaddingAttr(), load.getLatencyAttr(),
-        load.getCacheAttr(), load.getAllowTmaAttr());
+    auto newLoad = LoadOp::create(rewriter, load.getLoc(), op.getType(),
+                                  load.getView(), load.getIndices(),
+                                  load.getPaddingAttr(), load.getLatencyAttr(),
+                                  load.getCacheAttr(), load.getAllowTmaAttr());
     rewriter.replaceOp(op, newLoad.getResult());
     rewriter.eraseOp(load);
     return success();
@@ -94,8 +95,7 @@ struct CarryInLayout : OpRewritePattern<scf::ForOp> {
       rewriter.setInsertionPointAfter(loop);
       auto back = ConvertLayoutOp::create(rewriter, loop.getLoc(), original,
                                           loop.getResult(i));
-      rewriter.replaceAllUsesExcept(loop.getResult(i), back.getResult(),
-                                    back);
+      rewriter.replaceAllUsesExcept(loop.getResult(i), back.getResult(), back);
       return success();
     }
     return failure();

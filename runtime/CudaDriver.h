@@ -130,10 +130,10 @@ using PFN_cuFuncSetAttribute = CUresult (*)(CUfunction, int, int);
 using PFN_cuLaunchKernel = CUresult (*)(CUfunction, unsigned, unsigned,
                                         unsigned, unsigned, unsigned, unsigned,
                                         unsigned, CUstream, void **, void **);
-using PFN_cuMemAlloc = CUresult (*)(CUdeviceptr *, size_t);          // _v2
-using PFN_cuMemFree = CUresult (*)(CUdeviceptr);                      // _v2
+using PFN_cuMemAlloc = CUresult (*)(CUdeviceptr *, size_t);               // _v2
+using PFN_cuMemFree = CUresult (*)(CUdeviceptr);                          // _v2
 using PFN_cuMemcpyHtoD = CUresult (*)(CUdeviceptr, const void *, size_t); // _v2
-using PFN_cuMemcpyDtoH = CUresult (*)(void *, CUdeviceptr, size_t);   // _v2
+using PFN_cuMemcpyDtoH = CUresult (*)(void *, CUdeviceptr, size_t);       // _v2
 using PFN_cuEventCreate = CUresult (*)(CUevent *, unsigned int);
 using PFN_cuEventRecord = CUresult (*)(CUevent, CUstream);
 using PFN_cuEventSynchronize = CUresult (*)(CUevent);

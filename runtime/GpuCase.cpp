@@ -1,4 +1,5 @@
-//===- GpuCase.cpp - a kernel run recorded for the GPU host ----------------===//
+//===- GpuCase.cpp - a kernel run recorded for the GPU host
+//----------------===//
 
 #include "runtime/GpuCase.h"
 
@@ -48,7 +49,7 @@ static uint16_t toHalfLike(double v, bool bf16) {
     return uint16_t(sign | uint32_t(q));
   }
   int e;
-  float m = std::frexp(a, &e); // a = m * 2^e, m in [0.5, 1)
+  float m = std::frexp(a, &e);                // a = m * 2^e, m in [0.5, 1)
   float scaled = std::nearbyint(m * 2048.0f); // 11 significant bits
   if (scaled >= 2048.0f) {
     scaled /= 2;
@@ -76,9 +77,12 @@ static double fromHalfLike(uint16_t h, bool bf16) {
 
 uint64_t encode(rt::ScalarType type, double value) {
   switch (type) {
-  case rt::ScalarType::bf16: return toHalfLike(value, true);
-  case rt::ScalarType::f16: return toHalfLike(value, false);
-  case rt::ScalarType::f32: return f32Bits(float(value));
+  case rt::ScalarType::bf16:
+    return toHalfLike(value, true);
+  case rt::ScalarType::f16:
+    return toHalfLike(value, false);
+  case rt::ScalarType::f32:
+    return f32Bits(float(value));
   case rt::ScalarType::f64: {
     uint64_t u;
     std::memcpy(&u, &value, 8);
@@ -91,19 +95,26 @@ uint64_t encode(rt::ScalarType type, double value) {
 
 double decode(rt::ScalarType type, uint64_t bits) {
   switch (type) {
-  case rt::ScalarType::bf16: return fromHalfLike(uint16_t(bits), true);
-  case rt::ScalarType::f16: return fromHalfLike(uint16_t(bits), false);
-  case rt::ScalarType::f32: return f32FromBits(uint32_t(bits));
+  case rt::ScalarType::bf16:
+    return fromHalfLike(uint16_t(bits), true);
+  case rt::ScalarType::f16:
+    return fromHalfLike(uint16_t(bits), false);
+  case rt::ScalarType::f32:
+    return f32FromBits(uint32_t(bits));
   case rt::ScalarType::f64: {
     double d;
     std::memcpy(&d, &bits, 8);
     return d;
   }
   case rt::ScalarType::i1:
-  case rt::ScalarType::i8: return double(int8_t(bits));
-  case rt::ScalarType::i16: return double(int16_t(bits));
-  case rt::ScalarType::i32: return double(int32_t(bits));
-  default: return double(int64_t(bits));
+  case rt::ScalarType::i8:
+    return double(int8_t(bits));
+  case rt::ScalarType::i16:
+    return double(int16_t(bits));
+  case rt::ScalarType::i32:
+    return double(int32_t(bits));
+  default:
+    return double(int64_t(bits));
   }
 }
 
@@ -324,7 +335,8 @@ Outcome run(rt::Runtime &runtime, const Case &c) {
     const ViewData &v = a.view;
     int size = rt::scalarTypeSize(v.type);
     std::vector<unsigned char> host(v.expected.size() * size);
-    if (rt::Status st = runtime.copyToHost(host.data(), buffers[i], host.size());
+    if (rt::Status st =
+            runtime.copyToHost(host.data(), buffers[i], host.size());
         !st) {
       out.ok = false;
       out.message = st.message;

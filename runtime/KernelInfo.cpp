@@ -17,8 +17,8 @@
 
 #include "runtime/KernelInfo.h"
 
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <utility>
 
@@ -35,11 +35,11 @@ struct TypeEntry {
   int size;
 };
 constexpr TypeEntry kTypes[] = {
-    {ScalarType::f16, "f16", 2},   {ScalarType::bf16, "bf16", 2},
-    {ScalarType::f32, "f32", 4},   {ScalarType::f64, "f64", 8},
-    {ScalarType::i1, "i1", 1},     {ScalarType::i8, "i8", 1},
-    {ScalarType::i16, "i16", 2},   {ScalarType::i32, "i32", 4},
-    {ScalarType::i64, "i64", 8},   {ScalarType::index, "index", 8},
+    {ScalarType::f16, "f16", 2}, {ScalarType::bf16, "bf16", 2},
+    {ScalarType::f32, "f32", 4}, {ScalarType::f64, "f64", 8},
+    {ScalarType::i1, "i1", 1},   {ScalarType::i8, "i8", 1},
+    {ScalarType::i16, "i16", 2}, {ScalarType::i32, "i32", 4},
+    {ScalarType::i64, "i64", 8}, {ScalarType::index, "index", 8},
 };
 } // namespace
 
@@ -152,13 +152,13 @@ struct JValue {
   enum class Type { Null, Bool, Number, String, Array, Object };
   Type type = Type::Null;
   bool boolean = false;
-  bool isInteger = false;  // no fraction or exponent, and fits int64
+  bool isInteger = false; // no fraction or exponent, and fits int64
   int64_t integer = 0;
   double number = 0;
-  std::string string;      // String; the literal text for Number
+  std::string string; // String; the literal text for Number
   std::vector<JValue> array;
   std::vector<std::pair<std::string, JValue>> object;
-  size_t offset = 0;       // where the value starts in the text
+  size_t offset = 0; // where the value starts in the text
 };
 
 const char *typeName(JValue::Type t) {
@@ -454,9 +454,9 @@ private:
       }
       default:
         --pos_;
-        return fail("invalid escape in string: \\" +
-                    (atEnd() ? std::string("<end of input>")
-                             : std::string(1, e)));
+        return fail(
+            "invalid escape in string: \\" +
+            (atEnd() ? std::string("<end of input>") : std::string(1, e)));
       }
     }
   }

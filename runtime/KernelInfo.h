@@ -1,4 +1,5 @@
-//===- KernelInfo.h - the kernel ABI shared by compiler and runtime -*- C++ -*-===//
+//===- KernelInfo.h - the kernel ABI shared by compiler and runtime -*- C++
+//-*-===//
 //
 // What the runtime needs to launch a compiled tile kernel, written by the
 // compiler next to the PTX (as JSON) and read back by the runtime. No MLIR.

@@ -63,11 +63,10 @@ int ptxTypeSize(const std::string &t) {
     const char *name;
     int size;
   } kSizes[] = {
-      {".b8", 1},      {".u8", 1},     {".s8", 1},     {".b16", 2},
-      {".u16", 2},     {".s16", 2},    {".f16", 2},    {".bf16", 2},
-      {".b32", 4},     {".u32", 4},    {".s32", 4},    {".f32", 4},
-      {".f16x2", 4},   {".bf16x2", 4}, {".b64", 8},    {".u64", 8},
-      {".s64", 8},     {".f64", 8},    {".b128", 16},
+      {".b8", 1},  {".u8", 1},  {".s8", 1},    {".b16", 2},    {".u16", 2},
+      {".s16", 2}, {".f16", 2}, {".bf16", 2},  {".b32", 4},    {".u32", 4},
+      {".s32", 4}, {".f32", 4}, {".f16x2", 4}, {".bf16x2", 4}, {".b64", 8},
+      {".u64", 8}, {".s64", 8}, {".f64", 8},   {".b128", 16},
   };
   for (const auto &s : kSizes)
     if (t == s.name)
@@ -219,8 +218,8 @@ bool parseSmTarget(const std::string &target, int &arch, std::string &suffix) {
     return false;
   size_t i = 3;
   arch = 0;
-  while (i < target.size() && std::isdigit(static_cast<unsigned char>(target[i])) &&
-         i < 8)
+  while (i < target.size() &&
+         std::isdigit(static_cast<unsigned char>(target[i])) && i < 8)
     arch = arch * 10 + (target[i++] - '0');
   if (i == 3)
     return false;
@@ -274,8 +273,8 @@ std::string describeParam(const KernelInfo &info, size_t param) {
     const ArgInfo &arg = info.args[a];
     size_t n = arg.kind == ArgInfo::Kind::View ? 1 + 2 * arg.rank : 1;
     if (param < p + n) {
-      std::string what = "argument " + std::to_string(a) + " '" + arg.name +
-                         "' (";
+      std::string what =
+          "argument " + std::to_string(a) + " '" + arg.name + "' (";
       if (arg.kind == ArgInfo::Kind::Scalar)
         return what + scalarTypeName(arg.type) + " scalar)";
       what += "rank-" + std::to_string(arg.rank) + " " +

@@ -247,20 +247,19 @@ Status checkLaunchConfig(const std::array<int64_t, 3> &grid, int numWarps,
     return Status::error("negative dynamic shared memory size " +
                          std::to_string(sharedBytes));
   if (sharedBytes > maxSharedBytes)
-    return Status::error("dynamic shared memory of " +
-                         std::to_string(sharedBytes) +
-                         " bytes exceeds the device limit of " +
-                         std::to_string(std::max(maxSharedBytes, 0)) +
-                         " bytes per block");
+    return Status::error(
+        "dynamic shared memory of " + std::to_string(sharedBytes) +
+        " bytes exceeds the device limit of " +
+        std::to_string(std::max(maxSharedBytes, 0)) + " bytes per block");
   return Status::success();
 }
 
 std::string moduleCacheKey(const std::string &ptx, int device) {
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%016llx:%d",
-                static_cast<unsigned long long>(
-                    detail::fnv1a64(ptx.data(), ptx.size())),
-                device);
+  std::snprintf(
+      buf, sizeof buf, "%016llx:%d",
+      static_cast<unsigned long long>(detail::fnv1a64(ptx.data(), ptx.size())),
+      device);
   return buf;
 }
 
@@ -321,8 +320,7 @@ struct Runtime::Impl {
   std::string name;
   int cc = 0;
   int maxShared = kDefaultSharedLimit;
-  std::unordered_map<std::string, std::vector<std::unique_ptr<Module>>>
-      modules;
+  std::unordered_map<std::string, std::vector<std::unique_ptr<Module>>> modules;
   Module *lastModule = nullptr; // launch's fast path
 
   ~Impl() {
@@ -417,13 +415,13 @@ Status Runtime::Impl::open(int requested) {
       return "no CUDA driver: " + libPath +
              " is the CUDA toolkit's stub library, not a driver "
              "(cuGetProcAddress returned CUDA_ERROR_STUB_LIBRARY)";
-    std::string why =
-        found == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
-            ? "the driver is older than CUDA 12.0"
-        : found == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND ? "symbol not found"
-                                                        : "cuGetProcAddress "
-                                                          "returned " +
-                                                              std::to_string(r);
+    std::string why = found == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
+                          ? "the driver is older than CUDA 12.0"
+                      : found == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
+                          ? "symbol not found"
+                          : "cuGetProcAddress "
+                            "returned " +
+                                std::to_string(r);
     return std::string("the CUDA driver ") + libPath + " has no " + symbol +
            " for CUDA 12.0 (" + why + ")";
   };
@@ -446,8 +444,8 @@ Status Runtime::Impl::open(int requested) {
     return Status::error("the CUDA driver failed to initialise: cuInit: " +
                          errorText(r));
 
-  if (Status s = check(d.cuDriverGetVersion(&driverVersion),
-                       "cuDriverGetVersion");
+  if (Status s =
+          check(d.cuDriverGetVersion(&driverVersion), "cuDriverGetVersion");
       !s)
     return s;
 
@@ -458,11 +456,11 @@ Status Runtime::Impl::open(int requested) {
     return Status::error("no CUDA GPU: the CUDA driver (" + libPath +
                          ") sees no devices");
   if (requested < 0 || requested >= count)
-    return Status::error(
-        "bad device ordinal " + std::to_string(requested) + ": this machine " +
-        "has " + std::to_string(count) + " CUDA device" +
-        (count == 1 ? "" : "s") + " (valid ordinals 0 to " +
-        std::to_string(count - 1) + ")");
+    return Status::error("bad device ordinal " + std::to_string(requested) +
+                         ": this machine " + "has " + std::to_string(count) +
+                         " CUDA device" + (count == 1 ? "" : "s") +
+                         " (valid ordinals 0 to " + std::to_string(count - 1) +
+                         ")");
   ordinal = requested;
   if (Status s = check(d.cuDeviceGet(&device, requested),
                        "cuDeviceGet(" + std::to_string(requested) + ")");
@@ -476,16 +474,16 @@ Status Runtime::Impl::open(int requested) {
     return s;
   name = buf;
   int major = 0, minor = 0, optin = 0, plain = 0;
-  if (Status s = check(d.cuDeviceGetAttribute(
-                           &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                           device),
-                       "cuDeviceGetAttribute(compute capability)");
+  if (Status s = check(
+          d.cuDeviceGetAttribute(
+              &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+          "cuDeviceGetAttribute(compute capability)");
       !s)
     return s;
-  if (Status s = check(d.cuDeviceGetAttribute(
-                           &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                           device),
-                       "cuDeviceGetAttribute(compute capability)");
+  if (Status s = check(
+          d.cuDeviceGetAttribute(
+              &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+          "cuDeviceGetAttribute(compute capability)");
       !s)
     return s;
   cc = major * 10 + minor;
@@ -558,19 +556,19 @@ Status Runtime::Impl::getModule(const std::string &ptx, Module *&out,
           CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
           CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
           CU_JIT_LOG_VERBOSE};
-      void *values[] = {
-          infoBuf.data(), reinterpret_cast<void *>(uintptr_t(kJitLogBytes - 1)),
-          errorBuf.data(),
-          reinterpret_cast<void *>(uintptr_t(kJitLogBytes - 1)),
-          reinterpret_cast<void *>(uintptr_t(1))};
+      void *values[] = {infoBuf.data(),
+                        reinterpret_cast<void *>(uintptr_t(kJitLogBytes - 1)),
+                        errorBuf.data(),
+                        reinterpret_cast<void *>(uintptr_t(kJitLogBytes - 1)),
+                        reinterpret_cast<void *>(uintptr_t(1))};
       CUresult r = d.cuModuleLoadDataEx(&m->module, ptx.c_str(),
                                         sizeof options / sizeof options[0],
                                         options, values);
-      std::string errorLog(errorBuf.data(), strnlen(errorBuf.data(),
-                                                    kJitLogBytes));
+      std::string errorLog(errorBuf.data(),
+                           strnlen(errorBuf.data(), kJitLogBytes));
       m->infoLog.assign(infoBuf.data(), strnlen(infoBuf.data(), kJitLogBytes));
-      while (!errorLog.empty() && (errorLog.back() == '\n' ||
-                                   errorLog.back() == ' '))
+      while (!errorLog.empty() &&
+             (errorLog.back() == '\n' || errorLog.back() == ' '))
         errorLog.pop_back();
       if (r != CUDA_SUCCESS) {
         if (list.empty())
@@ -580,9 +578,9 @@ Status Runtime::Impl::getModule(const std::string &ptx, Module *&out,
         std::string target =
             m->summary.target.empty() ? "no .target" : m->summary.target;
         return Status::error(
-            "JIT compilation of the PTX (" + target + ", entries: " +
-            m->summary.entryNames() + ") for " + name + " (sm_" +
-            std::to_string(cc) + ") failed: cuModuleLoadDataEx: " +
+            "JIT compilation of the PTX (" + target +
+            ", entries: " + m->summary.entryNames() + ") for " + name +
+            " (sm_" + std::to_string(cc) + ") failed: cuModuleLoadDataEx: " +
             errorText(r) + "\nJIT error log:\n" +
             (errorLog.empty() ? std::string("(empty)") : errorLog) +
             jitHint(m->summary, r));
@@ -682,16 +680,15 @@ Status Runtime::launch(const std::string &ptx, const KernelInfo &info,
     return s;
 
   int maxDynamic = std::max(0, im.maxShared - f->staticShared);
-  if (Status s = checkLaunchConfig(grid, info.numWarps, info.sharedBytes,
-                                   maxDynamic);
+  if (Status s =
+          checkLaunchConfig(grid, info.numWarps, info.sharedBytes, maxDynamic);
       !s)
-    return Status::error("kernel '" + info.name + "': " + s.message +
-                         (f->staticShared
-                              ? " (" + std::to_string(im.maxShared) +
-                                    " bytes minus " +
-                                    std::to_string(f->staticShared) +
-                                    " of static shared memory)"
-                              : std::string()));
+    return Status::error(
+        "kernel '" + info.name + "': " + s.message +
+        (f->staticShared
+             ? " (" + std::to_string(im.maxShared) + " bytes minus " +
+                   std::to_string(f->staticShared) + " of static shared memory)"
+             : std::string()));
   int threads = info.numWarps * 32;
   if (threads > f->maxThreads)
     return Status::error(
@@ -715,9 +712,9 @@ Status Runtime::launch(const std::string &ptx, const KernelInfo &info,
   }
 
   auto config = [&] {
-    return " (grid " + std::to_string(grid[0]) + "x" +
-           std::to_string(grid[1]) + "x" + std::to_string(grid[2]) +
-           ", block " + std::to_string(threads) + ", dynamic shared memory " +
+    return " (grid " + std::to_string(grid[0]) + "x" + std::to_string(grid[1]) +
+           "x" + std::to_string(grid[2]) + ", block " +
+           std::to_string(threads) + ", dynamic shared memory " +
            std::to_string(info.sharedBytes) + " bytes)";
   };
   CUresult r = im.d.cuLaunchKernel(
@@ -744,9 +741,9 @@ Status Runtime::alloc(size_t bytes, DevicePtr &out) {
   if (Status s = impl_->activate(); !s)
     return s;
   CUdeviceptr p = 0;
-  if (Status s = impl_->check(impl_->d.cuMemAlloc(&p, bytes),
-                              "cuMemAlloc of " + std::to_string(bytes) +
-                                  " bytes");
+  if (Status s =
+          impl_->check(impl_->d.cuMemAlloc(&p, bytes),
+                       "cuMemAlloc of " + std::to_string(bytes) + " bytes");
       !s)
     return s;
   out = p;
@@ -779,10 +776,9 @@ Status Runtime::copyToHost(void *dst, DevicePtr src, size_t bytes) {
   if (bytes == 0)
     return Status::success();
   if (dst == nullptr || src == 0)
-    return Status::error(std::string("copyToHost: null ") +
-                         (dst == nullptr ? "host destination"
-                                         : "device source") +
-                         " pointer");
+    return Status::error(
+        std::string("copyToHost: null ") +
+        (dst == nullptr ? "host destination" : "device source") + " pointer");
   if (Status s = impl_->activate(); !s)
     return s;
   return impl_->check(impl_->d.cuMemcpyDtoH(dst, src, bytes),

@@ -15,9 +15,9 @@
 #include "runtime/KernelInfo.h"
 
 #include <array>
-#include <functional>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <variant>

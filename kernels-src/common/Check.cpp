@@ -1,4 +1,5 @@
-//===- Check.cpp - helpers to check kernels against references -------------===//
+//===- Check.cpp - helpers to check kernels against references
+//-------------===//
 
 #include "kernels-src/common/Check.h"
 

@@ -1,7 +1,8 @@
 //===- Conv.h - butterfly (Monarch FFT) long convolution --------*- C++ -*-===//
 //
 // y = post * (causal convolution of (pre * u) with k)[:seqlen], per channel:
-//   y[b, h, t] = post[b, h, t] * sum_{s <= t} k[h, s] * pre[b, h, t - s] * u[b, h, t - s]
+//   y[b, h, t] = post[b, h, t] * sum_{s <= t} k[h, s] * pre[b, h, t - s] * u[b,
+//   h, t - s]
 // computed through an FFT of size N = 2M, M = fftSize(seqlen) (the next
 // power of two), where u' = pre * u zero-padded to N. Real-input packing
 // turns the real length-N transform into a complex one of size M:

@@ -1,4 +1,5 @@
-//===- ConvKernels.cpp - butterfly long convolution in the tile DSL --------===//
+//===- ConvKernels.cpp - butterfly long convolution in the tile DSL
+//--------===//
 //
 // The FFT of size M is a Monarch / four-step decomposition M = m1 * m2 * ...:
 // each stage is a complex matmul of a small DFT matrix (m x m, in the data
@@ -59,8 +60,8 @@ Dft dftMatrix(int64_t m, bool inverse, DType dtype) {
   const double scale = inverse ? 1.0 : 1.0 / double(m);
   for (int64_t j = 0; j < m; ++j)
     for (int64_t n = 0; n < m; ++n) {
-      double angle = (inverse ? 2.0 : -2.0) * M_PI * double((j * n) % m) /
-                     double(m);
+      double angle =
+          (inverse ? 2.0 : -2.0) * M_PI * double((j * n) % m) / double(m);
       re[j * m + n] = std::cos(angle) * scale;
       im[j * m + n] = std::sin(angle) * scale;
       negIm[j * m + n] = -im[j * m + n];
@@ -161,16 +162,14 @@ std::string variantName(const char *kernel, int64_t M, const Config &c,
 
 /// u' (or y) of one (batch, channel) as packed complex z[n] = v[2n] + i
 /// v[2n + 1]: the tensor is viewed as (batch, channels, seqlen / 2, 2).
-Complex loadPacked(const View &v, const Scalar &b, const Scalar &h,
-                   int64_t M) {
+Complex loadPacked(const View &v, const Scalar &b, const Scalar &h, int64_t M) {
   return {cast(reshape(load(v, {b, h, 0, 0}, {1, 1, M, 1}), {M}), f32),
           cast(reshape(load(v, {b, h, 0, 1}, {1, 1, M, 1}), {M}), f32)};
 }
 
 void buildFused(KernelModule &m, const Plan &p, const Config &c) {
   const int64_t M = p.M;
-  std::vector<Param> params = {view("u", c.dtype, 4),
-                               view("spectrum", f32, 3)};
+  std::vector<Param> params = {view("u", c.dtype, 4), view("spectrum", f32, 3)};
   if (c.preGate)
     params.push_back(view("pre", c.dtype, 4));
   if (c.postGate)
@@ -206,7 +205,9 @@ void buildFused(KernelModule &m, const Plan &p, const Config &c) {
   });
 }
 
-int64_t columnBlock(const Plan &p) { return std::min<int64_t>(64, p.M / p.outer); }
+int64_t columnBlock(const Plan &p) {
+  return std::min<int64_t>(64, p.M / p.outer);
+}
 
 void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   const int64_t M = p.M, Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
@@ -228,7 +229,8 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     if (c.preGate) {
       Complex g = loadComplexRow(args["pre"], {b, h, 0, col, 0},
                                  {b, h, 0, col, 1}, blockTile, {Mo, W});
-      z = {cast(z.re, f32) * cast(g.re, f32), cast(z.im, f32) * cast(g.im, f32)};
+      z = {cast(z.re, f32) * cast(g.re, f32),
+           cast(z.im, f32) * cast(g.im, f32)};
     }
     z = {cast(z.re, f32), cast(z.im, f32)};
     Complex X = dftTimes(dftMatrix(Mo, false, c.dtype), z, c.dtype);
@@ -361,8 +363,8 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
   if (s.batch < 1 || s.channels < 1)
     return interp::Status::error("conv: batch and channels must be >= 1");
   if (s.seqlen < 2 || s.seqlen > 65536)
-    return interp::Status::error(
-        "conv: seqlen must be in [2, 65536], got " + std::to_string(s.seqlen));
+    return interp::Status::error("conv: seqlen must be in [2, 65536], got " +
+                                 std::to_string(s.seqlen));
   if (cfg.dtype != DType::bf16 && cfg.dtype != DType::f16)
     return interp::Status::error(std::string("conv: u must be bf16 or f16, "
                                              "got ") +
@@ -383,8 +385,8 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
       return std::string(n) + " must be " + interp::dtypeName(t) + ", got " +
              interp::dtypeName(buf->dtype());
     if (buf->shape() != shape)
-      return std::string(n) + " must have shape " + shapeStr(shape) +
-             ", got " + shapeStr(buf->shape());
+      return std::string(n) + " must have shape " + shapeStr(shape) + ", got " +
+             shapeStr(buf->shape());
     return "";
   };
   for (std::string err :
@@ -406,7 +408,8 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     auto pad = [&](interp::Buffer *src, int slot) -> interp::Buffer * {
       if (!src)
         return nullptr;
-      padded[slot] = std::make_unique<interp::Buffer>(act, std::vector<int64_t>{B, H, Lp});
+      padded[slot] =
+          std::make_unique<interp::Buffer>(act, std::vector<int64_t>{B, H, Lp});
       interp::Buffer &dst = *padded[slot];
       for (int64_t r = 0; r < B * H; ++r)
         for (int64_t t = 0; t < Lp; ++t)

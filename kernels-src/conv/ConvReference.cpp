@@ -27,8 +27,8 @@ using cd = std::complex<double>;
 
 void checkPositive(const char *who, const char *name, int64_t value) {
   if (value < 1)
-    fail(who, std::string(name) + " must be positive, got " +
-                  std::to_string(value));
+    fail(who,
+         std::string(name) + " must be positive, got " + std::to_string(value));
 }
 
 void checkSize(const char *who, const char *name, const std::vector<double> &v,
@@ -128,14 +128,14 @@ std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
                 std::to_string(seqlen) + ")");
   const int64_t M = fftSize(seqlen), N = 2 * M;
   if (M < seqlen)
-    fail(who, "FFT size M = " + std::to_string(M) +
-                  " is shorter than seqlen " + std::to_string(seqlen));
+    fail(who, "FFT size M = " + std::to_string(M) + " is shorter than seqlen " +
+                  std::to_string(seqlen));
 
   // w^k and w^-k for k in [0, M), w = exp(-2 pi i / N).
   std::vector<cd> wPos(M), wNeg(M);
   for (int64_t j = 0; j < M; ++j) {
-    const double angle =
-        -2.0 * std::numbers::pi * static_cast<double>(j) / static_cast<double>(N);
+    const double angle = -2.0 * std::numbers::pi * static_cast<double>(j) /
+                         static_cast<double>(N);
     wPos[j] = std::polar(1.0, angle);
     wNeg[j] = std::polar(1.0, -angle);
   }

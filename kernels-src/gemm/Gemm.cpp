@@ -1,4 +1,5 @@
-//===- Gemm.cpp - tiled GEMM in the tile DSL -------------------------------===//
+//===- Gemm.cpp - tiled GEMM in the tile DSL
+//-------------------------------===//
 
 #include "kernels-src/gemm/Gemm.h"
 

@@ -1,4 +1,5 @@
-//===- Softmax.cpp - row-wise softmax in the tile DSL ----------------------===//
+//===- Softmax.cpp - row-wise softmax in the tile DSL
+//----------------------===//
 
 #include "kernels-src/softmax/Softmax.h"
 
@@ -16,20 +17,20 @@ std::string Config::kernelName() const {
 // Numerically stable softmax in f32: exp2((x - max) * log2(e)) / sum. Columns
 // past the end read -inf, so they contribute exp(-inf) = 0 to the sum.
 void build(KernelModule &module, const Config &cfg) {
-  module.kernel(cfg.kernelName(), {view("x", cfg.dtype, 2),
-                                   view("y", cfg.dtype, 2)},
-                [&](KernelArgs &args) {
-    View x = args["x"], y = args["y"];
-    Scalar rows = program_id(0);
-    const double negInf = -std::numeric_limits<double>::infinity();
+  module.kernel(
+      cfg.kernelName(), {view("x", cfg.dtype, 2), view("y", cfg.dtype, 2)},
+      [&](KernelArgs &args) {
+        View x = args["x"], y = args["y"];
+        Scalar rows = program_id(0);
+        const double negInf = -std::numeric_limits<double>::infinity();
 
-    Tile t = load(x, {rows, 0}, {cfg.blockRows, cfg.blockCols},
-                  {.padding = negInf});
-    Tile v = cast(t, f32);
-    Tile e = exp2((v - max(v, 1)) * M_LOG2E);
-    Tile p = e / sum(e, 1);
-    store(y, {rows, 0}, cast(p, cfg.dtype));
-  });
+        Tile t = load(x, {rows, 0}, {cfg.blockRows, cfg.blockCols},
+                      {.padding = negInf});
+        Tile v = cast(t, f32);
+        Tile e = exp2((v - max(v, 1)) * M_LOG2E);
+        Tile p = e / sum(e, 1);
+        store(y, {rows, 0}, cast(p, cfg.dtype));
+      });
 }
 
 std::array<int64_t, 3> grid(const Config &cfg, int64_t rows) {

@@ -1,9 +1,10 @@
-//===- Ssd.h - Mamba-2 SSD forward: kernels, reference, host API -*- C++ -*-===//
+//===- Ssd.h - Mamba-2 SSD forward: kernels, reference, host API -*- C++
+//-*-===//
 //
 // The state space duality (chunked) forward pass of Mamba-2:
 //   dt'_t = clamp(softplus?(dt_t + dt_bias), dt_min, dt_max)
-//   h_t   = exp(dt'_t * A) * h_{t-1} + dt'_t * x_t (outer) B_t   (headdim x dstate)
-//   y_t   = h_t . C_t + D * x_t,  then y_t *= silu(z_t) when z is given
+//   h_t   = exp(dt'_t * A) * h_{t-1} + dt'_t * x_t (outer) B_t   (headdim x
+//   dstate) y_t   = h_t . C_t + D * x_t,  then y_t *= silu(z_t) when z is given
 // per batch and head; head h reads group h / (nheads / ngroups) of B and C.
 //
 //===----------------------------------------------------------------------===//
@@ -89,10 +90,11 @@ struct Buffers {
 /// Runs the chunked SSD forward through the interpreter. Validates shapes
 /// and options first (clear errors, nothing launched). `launches`, when
 /// given, receives the number of kernel launches made.
-interp::Status forwardInterpreted(const Shape &shape, const Options &options,
-                                  const Config &config, Buffers &buffers,
-                                  int *launches = nullptr,
-                                  interp::Mode mode = interp::Mode::DeviceFaithful);
+interp::Status
+forwardInterpreted(const Shape &shape, const Options &options,
+                   const Config &config, Buffers &buffers,
+                   int *launches = nullptr,
+                   interp::Mode mode = interp::Mode::DeviceFaithful);
 
 } // namespace tessera::ssd
 

@@ -1,4 +1,5 @@
-//===- SsdKernels.cpp - chunked Mamba-2 SSD forward in the tile DSL --------===//
+//===- SsdKernels.cpp - chunked Mamba-2 SSD forward in the tile DSL
+//--------===//
 //
 // Three launches, one program per (chunk, head, batch) or (head, batch):
 //   1. chunk_state:   dt' and the cumulative decay of each chunk, and the
@@ -28,8 +29,7 @@ using namespace dsl;
 struct Variant {
   DType dtype;
   int64_t chunk, headdimTile, dstateTile;
-  bool dtBias, softplus, seqIdx, D, dPerChannel, z, initialStates,
-      finalStates;
+  bool dtBias, softplus, seqIdx, D, dPerChannel, z, initialStates, finalStates;
 
   std::string suffix() const {
     std::ostringstream s;
@@ -107,8 +107,7 @@ void buildChunkState(KernelModule &m, const Variant &v) {
     Tile toEnd = exp(sum(dA, 0) - cs);
     if (v.seqIdx) {
       // Only steps of the chunk's last sequence reach the chunk's end state.
-      Tile s = loadAs(args["seq_idx"], {b, c}, {1, Q}, {Q, 1},
-                      {.padding = -1});
+      Tile s = loadAs(args["seq_idx"], {b, c}, {1, Q}, {Q, 1}, {.padding = -1});
       toEnd = where(s == max(s, 0), toEnd, 0.0);
     }
 
@@ -140,13 +139,12 @@ void buildStatePassing(KernelModule &m, const Variant &v) {
     Scalar h = program_id(0), b = program_id(1);
     Scalar nchunks = states.dim(1);
 
-    Tile h0 = v.initialStates
-                  ? loadAs(args["initial_states"], {b, h, 0, 0}, {1, 1, P, N},
-                           {P, N})
-                  : zeros({P, N}, f32);
+    Tile h0 = v.initialStates ? loadAs(args["initial_states"], {b, h, 0, 0},
+                                       {1, 1, P, N}, {P, N})
+                              : zeros({P, N}, f32);
     // The sequence the carried state belongs to (that of position 0 first).
-    Tile seq0 = v.seqIdx ? load(args["seq_idx"], {b, 0}, {1, 1})
-                         : zeros({1, 1}, i32);
+    Tile seq0 =
+        v.seqIdx ? load(args["seq_idx"], {b, 0}, {1, 1}) : zeros({1, 1}, i32);
 
     auto [hT, seqT] = for_range(
         0, nchunks, std::array<Tile, 2>{h0, seq0},
@@ -164,8 +162,7 @@ void buildStatePassing(KernelModule &m, const Variant &v) {
             seqLast = load(seq, {b, last}, {1, 1});
             decay = where(seqLast == seqPrev, decay, 0.0);
           }
-          Tile added =
-              loadAs(states, {b, c, h, 0, 0}, {1, 1, 1, P, N}, {P, N});
+          Tile added = loadAs(states, {b, c, h, 0, 0}, {1, 1, 1, P, N}, {P, N});
           return std::array<Tile, 2>{decay * running + added, seqLast};
         });
     (void)seqT;
@@ -177,9 +174,9 @@ void buildStatePassing(KernelModule &m, const Variant &v) {
 void buildChunkScan(KernelModule &m, const Variant &v) {
   const int64_t Q = v.chunk, P = v.headdimTile, N = v.dstateTile;
   std::vector<Param> params = {
-      view("x", v.dtype, 4),         view("B", v.dtype, 4),
-      view("C", v.dtype, 4),         view("dA_cumsum", f32, 4),
-      view("dt_out", f32, 4),        view("prev_states", f32, 5)};
+      view("x", v.dtype, 4),  view("B", v.dtype, 4),
+      view("C", v.dtype, 4),  view("dA_cumsum", f32, 4),
+      view("dt_out", f32, 4), view("prev_states", f32, 5)};
   if (v.D)
     params.push_back(view("D", f32, v.dPerChannel ? 2 : 1));
   if (v.z)
@@ -216,8 +213,8 @@ void buildChunkScan(KernelModule &m, const Variant &v) {
     Tile y = matmul(scores, xc, v);
 
     // From earlier chunks: exp(cs_i) C_i . h_prev.
-    Tile hPrev = loadAs(args["prev_states"], {b, c, h, 0, 0},
-                        {1, 1, 1, P, N}, {P, N});
+    Tile hPrev =
+        loadAs(args["prev_states"], {b, c, h, 0, 0}, {1, 1, 1, P, N}, {P, N});
     Tile fromPrev = matmul(Cc, transpose(hPrev), v) * exp(cs);
     if (v.seqIdx) {
       // The carried state belongs to the sequence of the position before
@@ -243,9 +240,12 @@ void buildChunkScan(KernelModule &m, const Variant &v) {
 
 interp::DType interpType(DType t) {
   switch (t) {
-  case DType::f16: return interp::DType::f16;
-  case DType::bf16: return interp::DType::bf16;
-  default: return interp::DType::f32;
+  case DType::f16:
+    return interp::DType::f16;
+  case DType::bf16:
+    return interp::DType::bf16;
+  default:
+    return interp::DType::f32;
   }
 }
 
@@ -274,10 +274,18 @@ std::string checkBuffer(const char *name, const interp::Buffer *buf,
 }
 
 Variant variantFor(const Shape &s, const Options &o, const Config &cfg) {
-  return Variant{cfg.dtype,           cfg.chunk,           pow2AtLeast(s.headdim),
-                 pow2AtLeast(s.dstate), o.hasDtBias,       o.dtSoftplus,
-                 o.hasSeqIdx,         o.hasD,              o.dPerChannel,
-                 o.hasZ,              o.hasInitialStates,  o.returnFinalStates};
+  return Variant{cfg.dtype,
+                 cfg.chunk,
+                 pow2AtLeast(s.headdim),
+                 pow2AtLeast(s.dstate),
+                 o.hasDtBias,
+                 o.dtSoftplus,
+                 o.hasSeqIdx,
+                 o.hasD,
+                 o.dPerChannel,
+                 o.hasZ,
+                 o.hasInitialStates,
+                 o.returnFinalStates};
 }
 
 void buildVariant(KernelModule &m, const Variant &v) {
@@ -299,18 +307,20 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
   if (launches)
     *launches = 0;
   // Validate everything before launching anything.
-  for (auto [name, value] :
-       {std::pair<const char *, int64_t>{"batch", s.batch},
-        {"seqlen", s.seqlen}, {"nheads", s.nheads}, {"headdim", s.headdim},
-        {"dstate", s.dstate}, {"ngroups", s.ngroups}})
+  for (auto [name, value] : {std::pair<const char *, int64_t>{"batch", s.batch},
+                             {"seqlen", s.seqlen},
+                             {"nheads", s.nheads},
+                             {"headdim", s.headdim},
+                             {"dstate", s.dstate},
+                             {"ngroups", s.ngroups}})
     if (value < 1)
       return interp::Status::error(std::string("ssd: ") + name +
                                    " must be >= 1, got " +
                                    std::to_string(value));
   if (s.nheads % s.ngroups != 0)
-    return interp::Status::error(
-        "ssd: ngroups (" + std::to_string(s.ngroups) +
-        ") must divide nheads (" + std::to_string(s.nheads) + ")");
+    return interp::Status::error("ssd: ngroups (" + std::to_string(s.ngroups) +
+                                 ") must divide nheads (" +
+                                 std::to_string(s.nheads) + ")");
   if (s.headdim > 256 || s.dstate > 256)
     return interp::Status::error(
         "ssd: headdim and dstate up to 256 are supported, got headdim " +
@@ -403,9 +413,9 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
     a1.push_back(ViewArg{bufs.dtBias});
   if (v.seqIdx)
     a1.push_back(ViewArg{bufs.seqIdx});
-  a1.insert(a1.end(), {KernelArg(o.dtMin), KernelArg(o.dtMax),
-                       KernelArg(headsPerGroup), ViewArg{&states},
-                       ViewArg{&dAcs}, ViewArg{&dtOut}});
+  a1.insert(a1.end(),
+            {KernelArg(o.dtMin), KernelArg(o.dtMax), KernelArg(headsPerGroup),
+             ViewArg{&states}, ViewArg{&dAcs}, ViewArg{&dtOut}});
   if (interp::Status st = run("ssd_chunk_state", a1, {nc, H, Bt}); !st)
     return st;
 
@@ -420,8 +430,8 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
   if (interp::Status st = run("ssd_state_passing", a2, {H, Bt, 1}); !st)
     return st;
 
-  std::vector<KernelArg> a3 = {ViewArg{bufs.x},  ViewArg{bufs.B},
-                               ViewArg{bufs.C},  ViewArg{&dAcs},
+  std::vector<KernelArg> a3 = {ViewArg{bufs.x}, ViewArg{bufs.B},
+                               ViewArg{bufs.C}, ViewArg{&dAcs},
                                ViewArg{&dtOut}, ViewArg{&prev}};
   if (v.D)
     a3.push_back(ViewArg{bufs.D});

@@ -1,4 +1,5 @@
-//===- tessera.cpp - build, print and run the shipped kernels --------------===//
+//===- tessera.cpp - build, print and run the shipped kernels
+//--------------===//
 //
 //   tessera list                       the shipped kernels
 //   tessera print KERNEL [--dtype T]   the kernel's tile IR (level 1)
@@ -29,20 +30,24 @@ namespace {
 
 int usage() {
   std::cerr << "usage: tessera list\n"
-               "       tessera print gemm|softmax|ssd|conv|conv-multipass [--dtype T]\n"
+               "       tessera print gemm|softmax|ssd|conv|conv-multipass "
+               "[--dtype T]\n"
                "       tessera demo [--seed N]\n";
   return 2;
 }
 
 std::optional<dsl::DType> parseDType(const std::string &s) {
-  if (s == "f16") return dsl::f16;
-  if (s == "bf16") return dsl::bf16;
-  if (s == "f32") return dsl::f32;
+  if (s == "f16")
+    return dsl::f16;
+  if (s == "bf16")
+    return dsl::bf16;
+  if (s == "f32")
+    return dsl::f32;
   return std::nullopt;
 }
 
 interp::DType toInterp(dsl::DType t) {
-  return t == dsl::f16 ? interp::DType::f16
+  return t == dsl::f16    ? interp::DType::f16
          : t == dsl::bf16 ? interp::DType::bf16
                           : interp::DType::f32;
 }
@@ -70,15 +75,14 @@ rt::Runtime *gpu() {
       runtime.reset();
     } else {
       std::printf("GPU: %s (sm_%d): kernels run there\n\n",
-                  runtime->deviceName().c_str(),
-                  runtime->computeCapability());
+                  runtime->deviceName().c_str(), runtime->computeCapability());
     }
   }
   return runtime.get();
 }
 
 rt::ScalarType rtType(dsl::DType t) {
-  return t == dsl::f16 ? rt::ScalarType::f16
+  return t == dsl::f16    ? rt::ScalarType::f16
          : t == dsl::bf16 ? rt::ScalarType::bf16
                           : rt::ScalarType::f32;
 }
@@ -106,9 +110,9 @@ void compileAndRunOnGpu(dsl::KernelModule &module, Row &row,
   std::string error;
   auto t0 = std::chrono::steady_clock::now();
   auto compiled = lowering::compileToPtx(module.module(), options, &error);
-  row.compileSeconds = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - t0)
-                           .count();
+  row.compileSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   if (mlir::failed(compiled))
     throw std::runtime_error(row.kernel + ": " + error);
   row.ptxBytes = int64_t(compiled->ptx.size());
@@ -124,9 +128,9 @@ void compileAndRunOnGpu(dsl::KernelModule &module, Row &row,
   c.args = std::move(args);
   auto t1 = std::chrono::steady_clock::now();
   gpucase::Outcome o = gpucase::run(*runtime, c);
-  row.seconds = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - t1)
-                    .count();
+  row.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t1)
+          .count();
   if (!o.ok && o.error == 0)
     throw std::runtime_error(row.kernel + " on the GPU: " + o.message);
   row.err = o.ok ? o.error : std::max(o.error, row.bound * 2);
@@ -149,16 +153,18 @@ Row demoGemm(dsl::DType in, dsl::DType out, int64_t m, int64_t n, int64_t k,
   interp::Status st = interp::run(
       module.module(), cfg.kernelName(),
       {interp::ViewArg{&a}, interp::ViewArg{&b}, interp::ViewArg{&c}}, launch);
-  double secs = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - t0)
-                    .count();
+  double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   if (!st.ok)
     throw std::runtime_error(st.message);
   std::vector<double> ref = gemm::reference(av, bv, m, n, k);
   Row row{cfg.kernelName(),
           std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
-          check::relativeL2(check::values(c), ref), bound,
-          check::countPoisoned(c), secs};
+          check::relativeL2(check::values(c), ref),
+          bound,
+          check::countPoisoned(c),
+          secs};
   compileAndRunOnGpu(module, row, launch.grid,
                      {viewArg(in, {m, k}, av), viewArg(in, {k, n}, bv),
                       viewArg(out, {m, n}, {}, ref)});
@@ -180,15 +186,18 @@ Row demoSoftmax(dsl::DType dtype, int64_t rows, int64_t cols, double bound,
   interp::Status st =
       interp::run(module.module(), cfg.kernelName(),
                   {interp::ViewArg{&x}, interp::ViewArg{&y}}, launch);
-  double secs = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - t0)
-                    .count();
+  double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   if (!st.ok)
     throw std::runtime_error(st.message);
   std::vector<double> ref = softmax::reference(xv, rows, cols);
-  Row row{cfg.kernelName(), std::to_string(rows) + "x" + std::to_string(cols),
-          check::relativeL2(check::values(y), ref), bound,
-          check::countPoisoned(y), secs};
+  Row row{cfg.kernelName(),
+          std::to_string(rows) + "x" + std::to_string(cols),
+          check::relativeL2(check::values(y), ref),
+          bound,
+          check::countPoisoned(y),
+          secs};
   compileAndRunOnGpu(module, row, launch.grid,
                      {viewArg(dtype, {rows, cols}, xv),
                       viewArg(dtype, {rows, cols}, {}, ref)});
@@ -239,9 +248,9 @@ Row demoSsd(dsl::DType dtype, double bound, std::mt19937_64 &rng) {
   int launches = 0;
   auto t0 = std::chrono::steady_clock::now();
   interp::Status st = ssd::forwardInterpreted(s, o, cfg, bufs, &launches);
-  double secs = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - t0)
-                    .count();
+  double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   if (!st.ok)
     throw std::runtime_error(st.message);
   ssd::HostOutputs ref = ssd::reference(s, o, in);
@@ -249,8 +258,11 @@ Row demoSsd(dsl::DType dtype, double bound, std::mt19937_64 &rng) {
   double errH = check::relativeL2(check::values(hT), ref.finalStates);
   Row row{std::string("ssd_forward_") + dsl::name(dtype) + " (" +
               std::to_string(launches) + " launches)",
-          "2x300x4x32x16", std::max(errY, errH), bound,
-          check::countPoisoned(y) + check::countPoisoned(hT), secs};
+          "2x300x4x32x16",
+          std::max(errY, errH),
+          bound,
+          check::countPoisoned(y) + check::countPoisoned(hT),
+          secs};
   // The three kernels compile to PTX; their GPU runs come with the SSD GPU
   // issue (three launches with f32 intermediates).
   dsl::KernelModule module;
@@ -261,9 +273,9 @@ Row demoSsd(dsl::DType dtype, double bound, std::mt19937_64 &rng) {
   auto compiled = lowering::compileToPtx(module.module(), options, &error);
   if (mlir::failed(compiled))
     throw std::runtime_error("ssd: " + error);
-  row.compileSeconds = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - t1)
-                           .count();
+  row.compileSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t1)
+          .count();
   row.ptxBytes = int64_t(compiled->ptx.size());
   return row;
 }
@@ -302,9 +314,9 @@ Row demoConv(dsl::DType dtype, int64_t seqlen, bool multiPass, double bound,
   int launches = 0;
   auto t0 = std::chrono::steady_clock::now();
   interp::Status st = conv::forwardInterpreted(s, cfg, bufs, &launches);
-  double secs = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - t0)
-                    .count();
+  double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   if (!st.ok)
     throw std::runtime_error(st.message);
   std::vector<double> ref = conv::reference(s, uv, k, prev, postv);
@@ -312,7 +324,10 @@ Row demoConv(dsl::DType dtype, int64_t seqlen, bool multiPass, double bound,
   Row row{std::string("conv_") + (multiPass ? "multipass_" : "fused_") +
               dsl::name(dtype) + " (" + std::to_string(launches) +
               (launches == 1 ? " launch)" : " launches)"),
-          "2x2x" + std::to_string(seqlen), err, bound, check::countPoisoned(y),
+          "2x2x" + std::to_string(seqlen),
+          err,
+          bound,
+          check::countPoisoned(y),
           secs};
   dsl::KernelModule module;
   conv::build(module, seqlen, cfg);
@@ -323,9 +338,9 @@ Row demoConv(dsl::DType dtype, int64_t seqlen, bool multiPass, double bound,
     auto compiled = lowering::compileToPtx(module.module(), options, &error);
     if (mlir::failed(compiled))
       throw std::runtime_error("conv: " + error);
-    row.compileSeconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - t1)
-                             .count();
+    row.compileSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t1)
+            .count();
     row.ptxBytes = int64_t(compiled->ptx.size());
     return row;
   }
@@ -361,8 +376,8 @@ int demo(uint64_t seed) {
   rows.push_back(demoConv(dsl::bf16, 1024, false, 1e-2, rng));
   rows.push_back(demoConv(dsl::f16, 1024, true, 2e-3, rng));
   std::printf("%-34s %-14s %9s %10s %-11s %11s %8s %9s %8s  %s\n", "kernel",
-              "shape", "PTX KB", "compile s", "ran on", "rel L2 err",
-              "bound", "unwritten", "time s", "result");
+              "shape", "PTX KB", "compile s", "ran on", "rel L2 err", "bound",
+              "unwritten", "time s", "result");
   bool ok = true;
   for (const Row &r : rows) {
     bool pass = r.err < r.bound && r.unwritten == 0;
@@ -431,8 +446,7 @@ int main(int argc, char **argv) {
         o.hasInitialStates = o.returnFinalStates = true;
         ssd::build(module, ssd::Shape{1, 1, 8, 64, 128, 1}, o,
                    ssd::Config{dtype, 64});
-      }
-      else {
+      } else {
         std::cerr << "error: unknown kernel '" << kernel
                   << "' (try: tessera list)\n";
         return 2;

@@ -1,4 +1,5 @@
-//===- tile-compile.cpp - tile IR to PTX files -----------------------------===//
+//===- tile-compile.cpp - tile IR to PTX files
+//-----------------------------===//
 //
 //   tile-compile kernel.mlir [--target sm_90a|sm_80] [--num-warps N]
 //                [--latency-hints] [-o out.ptx] [--info out.json]
@@ -49,7 +50,8 @@ int main(int argc, char **argv) {
       hints = true;
     else if (a == "--help" || a == "-h") {
       std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
-                   "[--num-warps N] [--latency-hints] [-o out.ptx] [--info out.json]\n";
+                   "[--num-warps N] [--latency-hints] [-o out.ptx] [--info "
+                   "out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
       input = a;

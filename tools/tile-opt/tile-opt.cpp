@@ -1,4 +1,5 @@
-//===- tile-opt.cpp - the tile compiler driver -----------------------------===//
+//===- tile-opt.cpp - the tile compiler driver
+//-----------------------------===//
 //
 // MlirOptMain with the tile dialect, the upstream dialects a tile kernel uses
 // and the generic passes (canonicalize, cse, ...).
