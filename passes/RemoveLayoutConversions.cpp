@@ -18,27 +18,6 @@ using namespace mlir;
 
 namespace {
 
-/// convert(x) where both layouts put every element in the same register of
-/// the same thread: users can take x directly when they accept any layout
-/// of that shape (conversions, stores, reductions...), and a conversion
-/// into the converted type of x's producer is dropped.
-struct DropConvertOfConvert : OpRewritePattern<ConvertLayoutOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ConvertLayoutOp op,
-                                PatternRewriter &rewriter) const override {
-    auto inner = op.getSource().getDefiningOp<ConvertLayoutOp>();
-    if (!inner)
-      return failure();
-    if (inner.getSource().getType() == op.getType()) {
-      rewriter.replaceOp(op, inner.getSource());
-      return success();
-    }
-    rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, op.getType(),
-                                                 inner.getSource());
-    return success();
-  }
-};
-
 /// convert(load) -> a load straight into the converted layout: the load
 /// lowering handles any layout, and the shared-memory exchange goes away.
 /// Not into mma operand fragments: their 4-byte pieces scattered over rows
@@ -106,8 +85,7 @@ struct RemoveLayoutConversionsPass
     : impl::TileRemoveLayoutConversionsBase<RemoveLayoutConversionsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<DropConvertOfConvert, LoadIntoLayout, CarryInLayout>(
-        &getContext());
+    patterns.add<LoadIntoLayout, CarryInLayout>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

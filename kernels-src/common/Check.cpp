@@ -8,6 +8,33 @@
 
 namespace tessera::check {
 
+interp::DType toInterp(dsl::DType type) {
+  switch (type) {
+  case dsl::DType::f16:
+    return interp::DType::f16;
+  case dsl::DType::bf16:
+    return interp::DType::bf16;
+  case dsl::DType::tf32:
+    return interp::DType::tf32;
+  case dsl::DType::f32:
+    return interp::DType::f32;
+  case dsl::DType::f64:
+    return interp::DType::f64;
+  case dsl::DType::i1:
+    return interp::DType::i1;
+  case dsl::DType::i8:
+    return interp::DType::i8;
+  case dsl::DType::i16:
+    return interp::DType::i16;
+  case dsl::DType::i32:
+    return interp::DType::i32;
+  case dsl::DType::i64:
+  case dsl::DType::index:
+    return interp::DType::i64;
+  }
+  return interp::DType::f64;
+}
+
 std::vector<double> fillUniform(interp::Buffer &buffer, std::mt19937_64 &rng,
                                 double lo, double hi) {
   std::uniform_real_distribution<double> dist(lo, hi);

@@ -3,6 +3,7 @@
 #ifndef TESSERA_KERNELS_COMMON_CHECK_H
 #define TESSERA_KERNELS_COMMON_CHECK_H
 
+#include "dsl/Tessera.h"
 #include "interpreter/Interpreter.h"
 
 #include <cstdint>
@@ -10,6 +11,9 @@
 #include <vector>
 
 namespace tessera::check {
+
+/// The interpreter's storage type for a DSL element type (index as i64).
+interp::DType toInterp(dsl::DType type);
 
 /// Fills `buffer` with uniform values in [lo, hi), rounded to its dtype, and
 /// returns the stored values as doubles (what a reference must consume).

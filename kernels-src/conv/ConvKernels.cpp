@@ -19,6 +19,8 @@
 
 #include "kernels-src/conv/Conv.h"
 
+#include "kernels-src/common/Check.h"
+
 #include <cmath>
 #include <map>
 #include <memory>
@@ -311,10 +313,6 @@ std::vector<int64_t> radices(int64_t n) {
   return out;
 }
 
-interp::DType interpType(DType t) {
-  return t == DType::f16 ? interp::DType::f16 : interp::DType::bf16;
-}
-
 std::string shapeStr(const std::vector<int64_t> &s) {
   std::ostringstream out;
   for (size_t i = 0; i < s.size(); ++i)
@@ -372,7 +370,7 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
   const int64_t B = s.batch, H = s.channels, L = s.seqlen;
   Plan p = plan(L, cfg.forceMultiPass);
   const int64_t M = p.M;
-  interp::DType act = interpType(cfg.dtype);
+  interp::DType act = check::toInterp(cfg.dtype);
   auto check = [&](const char *n, const interp::Buffer *buf, bool want,
                    interp::DType t,
                    const std::vector<int64_t> &shape) -> std::string {

@@ -16,6 +16,8 @@
 
 #include "kernels-src/ssd/Ssd.h"
 
+#include "kernels-src/common/Check.h"
+
 #include <cmath>
 #include <map>
 #include <memory>
@@ -238,17 +240,6 @@ void buildChunkScan(KernelModule &m, const Variant &v) {
   });
 }
 
-interp::DType interpType(DType t) {
-  switch (t) {
-  case DType::f16:
-    return interp::DType::f16;
-  case DType::bf16:
-    return interp::DType::bf16;
-  default:
-    return interp::DType::f32;
-  }
-}
-
 std::string shapeStr(const std::vector<int64_t> &s) {
   std::ostringstream out;
   for (size_t i = 0; i < s.size(); ++i)
@@ -335,7 +326,7 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
 
   const int64_t Bt = s.batch, L = s.seqlen, H = s.nheads, P = s.headdim,
                 N = s.dstate, G = s.ngroups;
-  interp::DType act = interpType(cfg.dtype), f = interp::DType::f32;
+  interp::DType act = check::toInterp(cfg.dtype), f = interp::DType::f32;
   std::string err;
   auto check = [&](const char *n, const interp::Buffer *buf, bool want,
                    interp::DType t, std::vector<int64_t> shape) {

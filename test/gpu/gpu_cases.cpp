@@ -46,15 +46,6 @@ rt::ScalarType rtType(dsl::DType t) {
   }
 }
 
-interp::DType interpType(dsl::DType t) {
-  switch (t) {
-  case dsl::DType::f16: return interp::DType::f16;
-  case dsl::DType::bf16: return interp::DType::bf16;
-  case dsl::DType::f64: return interp::DType::f64;
-  default: return interp::DType::f32;
-  }
-}
-
 /// ptxas of the CUDA toolkit, when installed ("" otherwise).
 std::string ptxasPath() {
   const char *home = std::getenv("CUDA_HOME");
@@ -159,8 +150,8 @@ int gemmCases(const std::string &dir, std::mt19937_64 &rng) {
           ++failures;
           continue;
         }
-        interp::Buffer a(interpType(v.in), {s.m, s.k}),
-            b(interpType(v.in), {s.k, s.n});
+        interp::Buffer a(check::toInterp(v.in), {s.m, s.k}),
+            b(check::toInterp(v.in), {s.k, s.n});
         auto av = check::fillUniform(a, rng), bv = check::fillUniform(b, rng);
         c.grid = gemm::grid(cfg, s.m, s.n);
         c.tolerance = v.tol;
@@ -190,7 +181,7 @@ int softmaxCases(const std::string &dir, std::mt19937_64 &rng) {
           ++failures;
           continue;
         }
-        interp::Buffer x(interpType(t), {s.rows, s.cols});
+        interp::Buffer x(check::toInterp(t), {s.rows, s.cols});
         auto xv = check::fillUniform(x, rng, -4, 4);
         c.grid = softmax::grid(cfg, s.rows);
         c.tolerance = t == dsl::f32 ? 1e-5 : 1e-2;
@@ -217,8 +208,8 @@ int convCases(const std::string &dir, std::mt19937_64 &rng) {
         ++failures;
         continue;
       }
-      interp::Buffer u(interpType(t), {B, H, L}), pre(interpType(t), {B, H, L}),
-          post(interpType(t), {B, H, L});
+      interp::Buffer u(check::toInterp(t), {B, H, L}), pre(check::toInterp(t), {B, H, L}),
+          post(check::toInterp(t), {B, H, L});
       auto uv = check::fillUniform(u, rng);
       auto pv = check::fillUniform(pre, rng, 0.5, 1.5);
       auto qv = check::fillUniform(post, rng, 0.5, 1.5);
@@ -322,10 +313,10 @@ int randomCases(const std::string &dir, int count, uint64_t seed) {
       continue;
     }
     std::mt19937_64 rng(s ^ 0x9e3779b97f4a7c15ull);
-    interp::Buffer x(interpType(k.inType), {k.viewRows, k.viewCols}),
-        u(interpType(k.inType), {k.viewRows, k.viewCols}),
-        w(interpType(k.inType), {k.cols, k.cols}),
-        out(interpType(k.outType), {k.viewRows, k.viewCols});
+    interp::Buffer x(check::toInterp(k.inType), {k.viewRows, k.viewCols}),
+        u(check::toInterp(k.inType), {k.viewRows, k.viewCols}),
+        w(check::toInterp(k.inType), {k.cols, k.cols}),
+        out(check::toInterp(k.outType), {k.viewRows, k.viewCols});
     auto xv = check::fillUniform(x, rng), uv = check::fillUniform(u, rng),
          wv = check::fillUniform(w, rng);
     out.poison();

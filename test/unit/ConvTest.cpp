@@ -453,19 +453,6 @@ TEST(ConvPlan, FftSizeAndPaths) {
 // Kernels through the interpreter
 //===----------------------------------------------------------------------===//
 
-DType toInterp(dsl::DType t) {
-  switch (t) {
-  case dsl::DType::f16:
-    return DType::f16;
-  case dsl::DType::bf16:
-    return DType::bf16;
-  case dsl::DType::f32:
-    return DType::f32;
-  default:
-    return DType::f64;
-  }
-}
-
 enum class Input { Random, Constant, ImpulseAtZero, ImpulseAtRandom };
 
 const char *inputName(Input in) {
@@ -515,7 +502,7 @@ Problem makeProblem(const conv::Shape &s, const conv::Config &config,
                     Input input, std::mt19937_64 &rng) {
   const int64_t B = s.batch, H = s.channels, L = s.seqlen;
   const int64_t M = conv::fftSize(L);
-  const DType io = toInterp(config.dtype);
+  const DType io = check::toInterp(config.dtype);
   Problem p;
   p.shape = s;
   p.config = config;

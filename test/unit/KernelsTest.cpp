@@ -21,15 +21,6 @@ using interp::ViewArg;
 
 namespace {
 
-DType toInterp(dsl::DType t) {
-  switch (t) {
-  case dsl::DType::f16: return DType::f16;
-  case dsl::DType::bf16: return DType::bf16;
-  case dsl::DType::f32: return DType::f32;
-  default: return DType::f64;
-  }
-}
-
 struct GemmCase {
   dsl::DType in, out;
   int64_t m, n, k;
@@ -53,8 +44,8 @@ TEST_P(GemmInterpreter, MatchesFloat64Reference) {
   dsl::KernelModule module;
   gemm::build(module, cfg);
 
-  Buffer a(toInterp(tc.in), {tc.m, tc.k}), b(toInterp(tc.in), {tc.k, tc.n}),
-      c(toInterp(tc.out), {tc.m, tc.n});
+  Buffer a(check::toInterp(tc.in), {tc.m, tc.k}), b(check::toInterp(tc.in), {tc.k, tc.n}),
+      c(check::toInterp(tc.out), {tc.m, tc.n});
   std::vector<double> av = check::fillUniform(a, rng);
   std::vector<double> bv = check::fillUniform(b, rng);
   c.poison();
@@ -133,8 +124,8 @@ TEST_P(SoftmaxInterpreter, MatchesFloat64Reference) {
   softmax::Config cfg{tc.dtype, 4, softmax::blockColsFor(tc.cols)};
   dsl::KernelModule module;
   softmax::build(module, cfg);
-  Buffer x(toInterp(tc.dtype), {tc.rows, tc.cols}),
-      y(toInterp(tc.dtype), {tc.rows, tc.cols});
+  Buffer x(check::toInterp(tc.dtype), {tc.rows, tc.cols}),
+      y(check::toInterp(tc.dtype), {tc.rows, tc.cols});
   std::vector<double> xv = check::fillUniform(x, rng, -4.0, 4.0);
   y.poison();
   interp::LaunchConfig launch;

@@ -473,19 +473,6 @@ TEST(SsdReference, RejectsBadInput) {
 // Chunked kernels through the interpreter
 //===----------------------------------------------------------------------===//
 
-DType toInterp(dsl::DType t) {
-  switch (t) {
-  case dsl::DType::f16:
-    return DType::f16;
-  case dsl::DType::bf16:
-    return DType::bf16;
-  case dsl::DType::f32:
-    return DType::f32;
-  default:
-    return DType::f64;
-  }
-}
-
 /// Packed sequences for one batch row: 2-4 segments (fewer when seqlen is
 /// short), ids 0, 1, 2, ... Boundaries avoid chunk multiples unless
 /// `atChunkBoundary`, which puts one exactly on a chunk boundary (when the
@@ -572,7 +559,7 @@ Problem makeProblem(const ssd::Shape &s, const ssd::Options &o,
                     dsl::DType dtype, int64_t chunk, std::mt19937_64 &rng) {
   const int64_t b = s.batch, L = s.seqlen, H = s.nheads, P = s.headdim,
                 N = s.dstate, G = s.ngroups;
-  const DType io = toInterp(dtype);
+  const DType io = check::toInterp(dtype);
   Problem p;
   p.shape = s;
   p.options = o;

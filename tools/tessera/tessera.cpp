@@ -46,12 +46,6 @@ std::optional<dsl::DType> parseDType(const std::string &s) {
   return std::nullopt;
 }
 
-interp::DType toInterp(dsl::DType t) {
-  return t == dsl::f16    ? interp::DType::f16
-         : t == dsl::bf16 ? interp::DType::bf16
-                          : interp::DType::f32;
-}
-
 struct Row {
   std::string kernel, shape;
   double err, bound;
@@ -143,8 +137,8 @@ Row demoGemm(dsl::DType in, dsl::DType out, int64_t m, int64_t n, int64_t k,
   gemm::Config cfg{in, out, 64, 64, 32};
   dsl::KernelModule module;
   gemm::build(module, cfg);
-  interp::Buffer a(toInterp(in), {m, k}), b(toInterp(in), {k, n}),
-      c(toInterp(out), {m, n});
+  interp::Buffer a(check::toInterp(in), {m, k}), b(check::toInterp(in), {k, n}),
+      c(check::toInterp(out), {m, n});
   auto av = check::fillUniform(a, rng), bv = check::fillUniform(b, rng);
   c.poison();
   interp::LaunchConfig launch;
@@ -176,8 +170,8 @@ Row demoSoftmax(dsl::DType dtype, int64_t rows, int64_t cols, double bound,
   softmax::Config cfg{dtype, 4, softmax::blockColsFor(cols)};
   dsl::KernelModule module;
   softmax::build(module, cfg);
-  interp::Buffer x(toInterp(dtype), {rows, cols}),
-      y(toInterp(dtype), {rows, cols});
+  interp::Buffer x(check::toInterp(dtype), {rows, cols}),
+      y(check::toInterp(dtype), {rows, cols});
   auto xv = check::fillUniform(x, rng, -4, 4);
   y.poison();
   interp::LaunchConfig launch;
@@ -212,7 +206,7 @@ Row demoSsd(dsl::DType dtype, double bound, std::mt19937_64 &rng) {
   o.hasD = o.hasZ = o.hasDtBias = o.dtSoftplus = true;
   o.hasInitialStates = o.returnFinalStates = true;
   ssd::Config cfg{dtype, 64};
-  interp::DType act = toInterp(dtype), f = interp::DType::f32;
+  interp::DType act = check::toInterp(dtype), f = interp::DType::f32;
   interp::Buffer x(act, {s.batch, s.seqlen, s.nheads, s.headdim}),
       dt(f, {s.batch, s.seqlen, s.nheads}), A(f, {s.nheads}),
       B(act, {s.batch, s.seqlen, s.ngroups, s.dstate}),
@@ -287,7 +281,7 @@ Row demoConv(dsl::DType dtype, int64_t seqlen, bool multiPass, double bound,
              std::mt19937_64 &rng) {
   conv::Shape s{2, 2, seqlen};
   conv::Config cfg{dtype, true, true, multiPass};
-  interp::DType act = toInterp(dtype);
+  interp::DType act = check::toInterp(dtype);
   interp::Buffer u(act, {s.batch, s.channels, seqlen}),
       pre(act, {s.batch, s.channels, seqlen}),
       post(act, {s.batch, s.channels, seqlen}),
