@@ -24,6 +24,7 @@ constexpr int kCudaVersion = 12000;
 using CUresult = int;
 using CUdevice = int;
 using CUdeviceptr = unsigned long long;
+using cuuint32_t = uint32_t;
 using cuuint64_t = uint64_t;
 struct CUctx_st;
 struct CUmod_st;
@@ -98,6 +99,50 @@ constexpr int CU_GET_PROC_ADDRESS_SUCCESS = 0;
 constexpr int CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1;
 constexpr int CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2;
 
+// Tensor maps (TMA, CUDA 12.0): an opaque 128-byte, 64-byte-aligned object
+// and the enums of cuTensorMapEncodeTiled (values as its documentation
+// lists them).
+struct alignas(64) CUtensorMap {
+  cuuint64_t opaque[16];
+};
+static_assert(sizeof(CUtensorMap) == 128 && alignof(CUtensorMap) == 64);
+enum CUtensorMapDataType : int {
+  CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0,
+  CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1,
+  CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2,
+  CU_TENSOR_MAP_DATA_TYPE_INT32 = 3,
+  CU_TENSOR_MAP_DATA_TYPE_UINT64 = 4,
+  CU_TENSOR_MAP_DATA_TYPE_INT64 = 5,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT64 = 8,
+  CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ = 10,
+  CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 = 11,
+  CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ = 12,
+};
+enum CUtensorMapInterleave : int {
+  CU_TENSOR_MAP_INTERLEAVE_NONE = 0,
+  CU_TENSOR_MAP_INTERLEAVE_16B = 1,
+  CU_TENSOR_MAP_INTERLEAVE_32B = 2,
+};
+enum CUtensorMapSwizzle : int {
+  CU_TENSOR_MAP_SWIZZLE_NONE = 0,
+  CU_TENSOR_MAP_SWIZZLE_32B = 1,
+  CU_TENSOR_MAP_SWIZZLE_64B = 2,
+  CU_TENSOR_MAP_SWIZZLE_128B = 3,
+};
+enum CUtensorMapL2promotion : int {
+  CU_TENSOR_MAP_L2_PROMOTION_NONE = 0,
+  CU_TENSOR_MAP_L2_PROMOTION_L2_64B = 1,
+  CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2,
+  CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3,
+};
+enum CUtensorMapFloatOOBfill : int {
+  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0, // out-of-bounds elements read as 0
+  CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA = 1,
+};
+
 // Entry points. cuGetProcAddress_v2 is found with dlsym (falling back to
 // the 4-argument cuGetProcAddress of CUDA 11.3-12.x), everything else
 // through it.
@@ -139,6 +184,12 @@ using PFN_cuEventRecord = CUresult (*)(CUevent, CUstream);
 using PFN_cuEventSynchronize = CUresult (*)(CUevent);
 using PFN_cuEventElapsedTime = CUresult (*)(float *, CUevent, CUevent);
 using PFN_cuEventDestroy = CUresult (*)(CUevent); // _v2
+using PFN_cuTensorMapEncodeTiled = CUresult (*)(
+    CUtensorMap *, CUtensorMapDataType, cuuint32_t rank, void *globalAddress,
+    const cuuint64_t *globalDim, const cuuint64_t *globalStrides,
+    const cuuint32_t *boxDim, const cuuint32_t *elementStrides,
+    CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
+    CUtensorMapFloatOOBfill);
 
 /// X(name) for every entry point the runtime takes through cuGetProcAddress.
 #define TESSERA_CUDA_ENTRY_POINTS(X)                                           \
@@ -170,10 +221,15 @@ using PFN_cuEventDestroy = CUresult (*)(CUevent); // _v2
   X(cuEventElapsedTime)                                                        \
   X(cuEventDestroy)
 
+/// Entry points only some kernels need: a driver without them still runs
+/// every other kernel, and those that need them report it at launch.
+#define TESSERA_CUDA_OPTIONAL_ENTRY_POINTS(X) X(cuTensorMapEncodeTiled)
+
 /// The entry points of one loaded driver.
 struct Driver {
 #define TESSERA_CUDA_FIELD(name) PFN_##name name = nullptr;
   TESSERA_CUDA_ENTRY_POINTS(TESSERA_CUDA_FIELD)
+  TESSERA_CUDA_OPTIONAL_ENTRY_POINTS(TESSERA_CUDA_FIELD)
 #undef TESSERA_CUDA_FIELD
 };
 

@@ -6,7 +6,11 @@
 //   {"name": "k", "target": "sm_90a", "num_warps": 4, "shared_bytes": 0,
 //    "args": [{"name": "x", "kind": "view", "type": "bf16", "rank": 2,
 //              "align": 16},
-//             {"name": "n", "kind": "scalar", "type": "i32"}]}
+//             {"name": "n", "kind": "scalar", "type": "i32"}],
+//    "tma": [{"arg": 0, "box": [128, 64], "swizzle": 128}]}
+//
+// "tma" is optional (written only when there are tensor maps); each entry
+// is checked against "args" with checkTmaInfo.
 //
 // Parsing is strict: unknown or duplicate keys, unknown kinds and types,
 // values of the wrong JSON type or out of range, and malformed JSON are
@@ -68,7 +72,73 @@ int KernelInfo::numParams() const {
   int n = 0;
   for (const ArgInfo &arg : args)
     n += arg.kind == ArgInfo::Kind::View ? 1 + 2 * arg.rank : 1;
-  return n;
+  return n + static_cast<int>(tma.size());
+}
+
+std::string checkTmaInfo(const TmaInfo &tma, const std::vector<ArgInfo> &args,
+                         std::string *field) {
+  auto fail = [&](const std::string &where, const std::string &what) {
+    if (field)
+      *field = where;
+    return what;
+  };
+  if (tma.arg < 0 || static_cast<size_t>(tma.arg) >= args.size())
+    return fail("arg", "argument index " + std::to_string(tma.arg) +
+                           " is out of range (the kernel has " +
+                           std::to_string(args.size()) + " arguments)");
+  const ArgInfo &arg = args[tma.arg];
+  std::string which =
+      "argument " + std::to_string(tma.arg) + " '" + arg.name + "'";
+  if (arg.kind != ArgInfo::Kind::View)
+    return fail("arg", which + " is a scalar; tensor maps describe views");
+  if (arg.rank < 1 || arg.rank > kMaxTmaRank)
+    return fail("arg", which + " is a rank-" + std::to_string(arg.rank) +
+                           " view; tensor maps describe views of rank 1 to " +
+                           std::to_string(kMaxTmaRank));
+  switch (arg.type) {
+  case ScalarType::f16:
+  case ScalarType::bf16:
+  case ScalarType::f32:
+  case ScalarType::f64:
+  case ScalarType::i8:
+  case ScalarType::i16:
+  case ScalarType::i32:
+  case ScalarType::i64:
+    break;
+  default:
+    return fail("arg", which + " has element type " + scalarTypeName(arg.type) +
+                           ", which tensor maps do not support (f16, bf16, "
+                           "f32, f64, i8, i16, i32 or i64)");
+  }
+  if (tma.box.size() != static_cast<size_t>(arg.rank))
+    return fail("box", "the box has " + std::to_string(tma.box.size()) +
+                           " dimensions, but " + which + " has rank " +
+                           std::to_string(arg.rank));
+  for (size_t d = 0; d < tma.box.size(); ++d)
+    if (tma.box[d] < 1 || tma.box[d] > kMaxTmaBoxDim)
+      return fail("box[" + std::to_string(d) + "]",
+                  "box dimension " + std::to_string(tma.box[d]) +
+                      " is out of range [1, " + std::to_string(kMaxTmaBoxDim) +
+                      "]");
+  if (tma.swizzle != 0 && tma.swizzle != 32 && tma.swizzle != 64 &&
+      tma.swizzle != 128)
+    return fail("swizzle", "swizzle " + std::to_string(tma.swizzle) +
+                               " is not 0, 32, 64 or 128 (bytes)");
+  // The driver's rules for the contiguous (last) box dimension.
+  size_t inner = tma.box.size() - 1;
+  int64_t innerBytes = tma.box[inner] * scalarTypeSize(arg.type);
+  std::string innerText =
+      "the box's innermost dimension (box[" + std::to_string(inner) +
+      "] = " + std::to_string(tma.box[inner]) + " " + scalarTypeName(arg.type) +
+      ") is " + std::to_string(innerBytes) + " bytes";
+  if (innerBytes % 16 != 0)
+    return fail("box[" + std::to_string(inner) + "]",
+                innerText + ", not a multiple of 16");
+  if (tma.swizzle != 0 && innerBytes > tma.swizzle)
+    return fail("box[" + std::to_string(inner) + "]",
+                innerText + ", more than the " + std::to_string(tma.swizzle) +
+                    "-byte swizzle span");
+  return "";
 }
 
 //===----------------------------------------------------------------------===//
@@ -138,7 +208,20 @@ std::string toJson(const KernelInfo &info) {
     }
     out += "}";
   }
-  out += info.args.empty() ? "]}\n" : "\n ]}\n";
+  out += info.args.empty() ? "]" : "\n ]";
+  if (!info.tma.empty()) {
+    out += ",\n \"tma\": [";
+    for (size_t i = 0; i < info.tma.size(); ++i) {
+      const TmaInfo &t = info.tma[i];
+      out += i ? ",\n  {" : "\n  {";
+      out += "\"arg\": " + std::to_string(t.arg) + ", \"box\": [";
+      for (size_t d = 0; d < t.box.size(); ++d)
+        out += (d ? ", " : "") + std::to_string(t.box[d]);
+      out += "], \"swizzle\": " + std::to_string(t.swizzle) + "}";
+    }
+    out += "\n ]";
+  }
+  out += "}\n";
   return out;
 }
 
@@ -535,6 +618,7 @@ public:
                   std::string("expected a JSON object, found ") +
                       typeName(root.type));
     bool haveName = false, haveArgs = false;
+    const JValue *tma = nullptr; // read last: it refers to "args"
     for (const auto &[key, value] : root.object) {
       if (key == "name") {
         if (!getString(key, value, info.name))
@@ -556,16 +640,20 @@ public:
         if (!readArgs(value, info.args))
           return false;
         haveArgs = true;
+      } else if (key == "tma") {
+        tma = &value;
       } else {
         return fail(key, value,
                     "unknown key (expected name, target, num_warps, "
-                    "shared_bytes, args)");
+                    "shared_bytes, args, tma)");
       }
     }
     if (!haveName)
       return fail("", root, "missing key \"name\"");
     if (!haveArgs)
       return fail("", root, "missing key \"args\"");
+    if (tma && !readTmas(*tma, info.args, info.tma))
+      return false;
     return true;
   }
 
@@ -710,6 +798,79 @@ private:
       }
     }
     return true;
+  }
+
+  bool readTmas(const JValue &value, const std::vector<ArgInfo> &args,
+                std::vector<TmaInfo> &tmas) {
+    if (value.type != JValue::Type::Array)
+      return fail("tma", value,
+                  std::string("expected an array, found ") +
+                      typeName(value.type));
+    tmas.clear();
+    for (size_t i = 0; i < value.array.size(); ++i) {
+      TmaInfo tma;
+      if (!readTma(value.array[i], "tma[" + std::to_string(i) + "]", args, tma))
+        return false;
+      tmas.push_back(std::move(tma));
+    }
+    return true;
+  }
+
+  bool readTma(const JValue &value, const std::string &path,
+               const std::vector<ArgInfo> &args, TmaInfo &tma) {
+    if (value.type != JValue::Type::Object)
+      return fail(path, value,
+                  std::string("expected an object, found ") +
+                      typeName(value.type));
+    const JValue *arg = nullptr, *box = nullptr, *swizzle = nullptr;
+    for (const auto &[key, member] : value.object) {
+      if (key == "arg")
+        arg = &member;
+      else if (key == "box")
+        box = &member;
+      else if (key == "swizzle")
+        swizzle = &member;
+      else
+        return fail(path + "." + key, member,
+                    "unknown key (expected arg, box, swizzle)");
+    }
+    if (!arg)
+      return fail(path, value, "missing key \"arg\"");
+    if (!box)
+      return fail(path, value, "missing key \"box\"");
+    if (!getInt(path + ".arg", *arg, 0, std::numeric_limits<int>::max(),
+                tma.arg))
+      return false;
+    if (box->type != JValue::Type::Array)
+      return fail(path + ".box", *box,
+                  std::string("expected an array, found ") +
+                      typeName(box->type));
+    for (size_t d = 0; d < box->array.size(); ++d) {
+      int dim = 0;
+      if (!getInt(path + ".box[" + std::to_string(d) + "]", box->array[d], 1,
+                  kMaxTmaBoxDim, dim))
+        return false;
+      tma.box.push_back(dim);
+    }
+    if (swizzle && !getInt(path + ".swizzle", *swizzle, 0, 128, tma.swizzle))
+      return false;
+
+    std::string field;
+    std::string problem = checkTmaInfo(tma, args, &field);
+    if (problem.empty())
+      return true;
+    const JValue *at = &value;
+    if (field == "arg")
+      at = arg;
+    else if (field == "box")
+      at = box;
+    else if (field == "swizzle" && swizzle)
+      at = swizzle;
+    else if (field.rfind("box[", 0) == 0) {
+      size_t d = std::strtoul(field.c_str() + 4, nullptr, 10);
+      at = d < box->array.size() ? &box->array[d] : box;
+    }
+    return fail(path + "." + field, *at, problem);
   }
 
   const JsonParser &parser_;

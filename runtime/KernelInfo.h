@@ -12,6 +12,12 @@
 //   i32             -> .param .u32
 //   f32             -> .param .f32
 //   f64             -> .param .f64
+// then, for each TmaInfo in `tma`, in order:
+//   tensor map      -> .param .u64: the global address of a 128-byte
+//                      CUtensorMap (64-byte aligned) that the runtime encodes
+//                      at launch from the view argument `arg` (its pointer,
+//                      sizes, strides and element type) and the entry's box
+//                      and swizzle; out-of-bounds elements read as zero
 // Launch: block = (numWarps * 32, 1, 1), dynamic shared memory sharedBytes.
 //
 //===----------------------------------------------------------------------===//
@@ -43,12 +49,34 @@ struct ArgInfo {
   int align = 16;                    // required pointer alignment (views)
 };
 
+/// A TMA (cp.async.bulk.tensor) tensor map over one view argument.
+struct TmaInfo {
+  int arg = 0;              // index into KernelInfo::args: a rank 1..5 view
+  std::vector<int64_t> box; // tile shape in elements, outermost first
+  int swizzle = 0;          // bytes: 0 (none), 32, 64 or 128
+};
+
+/// Tensor maps describe views of rank 1 to kMaxTmaRank, with boxes of 1 to
+/// kMaxTmaBoxDim elements per dimension.
+constexpr int kMaxTmaRank = 5;
+constexpr int64_t kMaxTmaBoxDim = 256;
+
+/// Empty when `tma` is valid for `args`: `arg` names a view of rank 1..5
+/// and of an element type TMA copies (f16, bf16, f32, f64, i8, i16, i32,
+/// i64), the box has one dimension per view dimension, each in [1, 256],
+/// its innermost one a multiple of 16 bytes and, with a swizzle, at most the
+/// swizzle span. Else what is wrong (not naming the kernel), and `field`
+/// receives the offending field: "arg", "box", "box[i]" or "swizzle".
+std::string checkTmaInfo(const TmaInfo &tma, const std::vector<ArgInfo> &args,
+                         std::string *field = nullptr);
+
 struct KernelInfo {
   std::string name;   // the PTX entry point
   std::string target; // "sm_90a", "sm_80"
   int numWarps = 4;
   int sharedBytes = 0; // dynamic shared memory per block
   std::vector<ArgInfo> args;
+  std::vector<TmaInfo> tma; // one trailing .param .u64 each
 
   /// The number of .param entries the entry point takes.
   int numParams() const;

@@ -252,6 +252,7 @@ std::vector<int> abiParamSizes(const KernelInfo &info) {
       sizes.push_back(0);
     }
   }
+  sizes.insert(sizes.end(), info.tma.size(), 8); // tensor map addresses
   return sizes;
 }
 
@@ -288,6 +289,16 @@ std::string describeParam(const KernelInfo &info, size_t param) {
     }
     p += n;
   }
+  if (param - p < info.tma.size()) {
+    const TmaInfo &tma = info.tma[param - p];
+    std::string of =
+        tma.arg >= 0 && static_cast<size_t>(tma.arg) < info.args.size()
+            ? " '" + info.args[tma.arg].name + "'"
+            : "";
+    return "tensor map " + std::to_string(param - p) + " (TMA, of argument " +
+           std::to_string(tma.arg) + of + ")";
+  }
+  p += info.tma.size();
   return "no argument (the KernelInfo has only " + std::to_string(p) +
          " .params)";
 }

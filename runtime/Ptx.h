@@ -46,8 +46,9 @@ PtxSummary summarizePtx(const std::string &ptx);
 /// is not of the form sm_<digits>[suffix].
 bool parseSmTarget(const std::string &target, int &arch, std::string &suffix);
 
-/// The byte size of each .param of the ABI of `info` (see KernelInfo.h); 0
-/// for a scalar type that the ABI does not define.
+/// The byte size of each .param of the ABI of `info` (see KernelInfo.h),
+/// tensor map addresses included; 0 for a scalar type that the ABI does not
+/// define.
 std::vector<int> abiParamSizes(const KernelInfo &info);
 
 /// Empty when the .param list of `entry` matches the ABI of `info`, else a

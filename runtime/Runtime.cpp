@@ -90,6 +90,12 @@ Status validateInfo(const KernelInfo &info) {
       return Status::error(describeArg(info, i) + ": invalid argument kind");
     }
   }
+  for (size_t t = 0; t < info.tma.size(); ++t) {
+    std::string problem = checkTmaInfo(info.tma[t], info.args);
+    if (!problem.empty())
+      return Status::error("kernel '" + info.name + "': tensor map " +
+                           std::to_string(t) + " (TMA): " + problem);
+  }
   return Status::success();
 }
 
@@ -105,18 +111,121 @@ const char *argKindName(const Arg &arg) {
   return "an empty argument";
 }
 
-template <typename T> void put(std::array<unsigned char, 8> &slot, T value) {
+using Slot = std::array<unsigned char, 8>;
+
+template <typename T> void put(Slot &slot, T value) {
   static_assert(sizeof(T) <= 8);
   slot.fill(0);
   std::memcpy(slot.data(), &value, sizeof(T));
 }
 
-} // namespace
+/// The CUtensorMapDataType of a view's element type; -1 when TMA has none.
+int tensorMapDataType(ScalarType type) {
+  switch (type) {
+  case ScalarType::f16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case ScalarType::bf16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case ScalarType::f32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case ScalarType::f64:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  // Integers are only copied, so signedness does not matter.
+  case ScalarType::i8:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  case ScalarType::i16:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  case ScalarType::i32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case ScalarType::i64:
+    return CU_TENSOR_MAP_DATA_TYPE_INT64;
+  default:
+    return -1;
+  }
+}
 
-Status packArgs(const KernelInfo &info, const std::vector<Arg> &args,
-                PackedArgs &packed) {
-  packed.storage.clear();
-  packed.pointers.clear();
+/// "kernel 'k': argument 'a' (TMA): "
+std::string tmaPrefix(const KernelInfo &info, const TmaInfo &tma) {
+  return "kernel '" + info.name + "': argument '" + info.args[tma.arg].name +
+         "' (TMA): ";
+}
+
+/// Checks that `view` (already checked against its ArgInfo) is something a
+/// tensor map can describe, and computes the encode call for `tma`: the
+/// driver lists dimensions innermost first, the view outermost first.
+Status computeTensorMap(const KernelInfo &info, const TmaInfo &tma,
+                        const ViewArg &view, TensorMapArgs &out) {
+  const ArgInfo &arg = info.args[tma.arg];
+  const std::string what = tmaPrefix(info, tma);
+  const int rank = arg.rank;
+  const int64_t elem = scalarTypeSize(arg.type);
+  constexpr int64_t kMaxStrideBytes = int64_t(1) << 40;
+  if (view.data == 0)
+    return Status::error(what + "null pointer");
+  if (view.data % 16 != 0)
+    return Status::error(what + "pointer " + hex(view.data) +
+                         " is not 16-byte aligned");
+  for (int d = 0; d < rank; ++d)
+    if (view.sizes[d] < 1 || view.sizes[d] >= (int64_t(1) << 32))
+      return Status::error(what + "size " + std::to_string(view.sizes[d]) +
+                           " in dimension " + std::to_string(d) +
+                           " is out of range: tensor maps need sizes in [1, "
+                           "2^32)");
+  if (view.strides[rank - 1] != 1)
+    return Status::error(what + "innermost stride must be 1, got " +
+                         std::to_string(view.strides[rank - 1]));
+  for (int d = 0; d < rank - 1; ++d) {
+    int64_t stride = view.strides[d];
+    std::string which = "stride " + std::to_string(stride) + " in dimension " +
+                        std::to_string(d);
+    if (stride < 0)
+      return Status::error(what + which + " is negative");
+    if (stride >= kMaxStrideBytes / elem)
+      return Status::error(what + which + " (of " + std::to_string(elem) +
+                           "-byte elements) is 2^40 bytes or more");
+    if (stride * elem % 16 != 0)
+      return Status::error(what + which + " is " +
+                           std::to_string(stride * elem) +
+                           " bytes, not a multiple of 16");
+  }
+
+  out = TensorMapArgs();
+  out.dataType = tensorMapDataType(arg.type);
+  out.rank = rank;
+  out.address = view.data;
+  for (int i = 0; i < rank; ++i) {
+    int d = rank - 1 - i;
+    out.globalDim[i] = static_cast<uint64_t>(view.sizes[d]);
+    out.boxDim[i] = static_cast<uint32_t>(tma.box[d]);
+    out.elementStrides[i] = 1;
+    if (i > 0)
+      out.globalStrides[i - 1] = static_cast<uint64_t>(view.strides[d] * elem);
+  }
+  out.interleave = CU_TENSOR_MAP_INTERLEAVE_NONE;
+  out.swizzle = tma.swizzle == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                : tma.swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                : tma.swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                    : CU_TENSOR_MAP_SWIZZLE_NONE;
+  out.l2Promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  out.oobFill = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
+  return Status::success();
+}
+
+void finishPacking(PackedArgs &packed, std::vector<Slot> storage) {
+  // The storage is complete before any pointer into it is taken.
+  packed.storage = std::move(storage);
+  packed.pointers.reserve(packed.storage.size());
+  for (auto &slot : packed.storage)
+    packed.pointers.push_back(slot.data());
+}
+
+/// Checks `args` and packs their regular .params into `storage`; computes
+/// the encode call of each tensor map into `maps`.
+Status checkAndPack(const KernelInfo &info, const std::vector<Arg> &args,
+                    std::vector<Slot> &storage,
+                    std::vector<TensorMapArgs> &maps) {
+  storage.clear();
+  maps.clear();
   if (Status s = validateInfo(info); !s)
     return s;
   if (args.size() != info.args.size()) {
@@ -128,7 +237,6 @@ Status packArgs(const KernelInfo &info, const std::vector<Arg> &args,
                          names + "), got " + std::to_string(args.size()));
   }
 
-  std::vector<std::array<unsigned char, 8>> storage;
   storage.reserve(info.numParams());
   for (size_t i = 0; i < args.size(); ++i) {
     const ArgInfo &want = info.args[i];
@@ -219,12 +327,51 @@ Status packArgs(const KernelInfo &info, const std::vector<Arg> &args,
     }
   }
 
-  // The storage is complete before any pointer into it is taken.
-  packed.storage = std::move(storage);
-  packed.pointers.reserve(packed.storage.size());
-  for (auto &slot : packed.storage)
-    packed.pointers.push_back(slot.data());
+  std::vector<TensorMapArgs> computed(info.tma.size());
+  for (size_t t = 0; t < info.tma.size(); ++t) {
+    const TmaInfo &tma = info.tma[t];
+    if (Status s = computeTensorMap(info, tma, std::get<ViewArg>(args[tma.arg]),
+                                    computed[t]);
+        !s)
+      return s;
+  }
+  maps = std::move(computed);
   return Status::success();
+}
+} // namespace
+
+Status packArgs(const KernelInfo &info, const std::vector<Arg> &args,
+                PackedArgs &packed,
+                const std::vector<DevicePtr> &tmaAddresses) {
+  packed.storage.clear();
+  packed.pointers.clear();
+  std::vector<Slot> storage;
+  std::vector<TensorMapArgs> maps;
+  if (Status s = checkAndPack(info, args, storage, maps); !s)
+    return s;
+  if (tmaAddresses.size() != info.tma.size())
+    return Status::error(
+        "kernel '" + info.name + "' has " + std::to_string(info.tma.size()) +
+        " tensor maps (TMA), but " + std::to_string(tmaAddresses.size()) +
+        " tensor map addresses were given");
+  for (size_t t = 0; t < tmaAddresses.size(); ++t) {
+    if (tmaAddresses[t] == 0 || tmaAddresses[t] % 64 != 0)
+      return Status::error(
+          tmaPrefix(info, info.tma[t]) + "tensor map " + std::to_string(t) +
+          " address " + hex(tmaAddresses[t]) +
+          (tmaAddresses[t] == 0 ? " is null" : " is not 64-byte aligned"));
+    storage.emplace_back();
+    put<uint64_t>(storage.back(), tmaAddresses[t]);
+  }
+  finishPacking(packed, std::move(storage));
+  return Status::success();
+}
+
+Status tensorMapArgs(const KernelInfo &info, const std::vector<Arg> &args,
+                     std::vector<TensorMapArgs> &out) {
+  out.clear();
+  std::vector<Slot> storage;
+  return checkAndPack(info, args, storage, out);
 }
 
 Status checkLaunchConfig(const std::array<int64_t, 3> &grid, int numWarps,
@@ -289,6 +436,44 @@ bool isStickyError(CUresult r) {
 
 constexpr int kDefaultSharedLimit = 48 * 1024;
 constexpr size_t kJitLogBytes = 64 * 1024;
+/// Tensor maps kept in device memory before the cache starts over.
+constexpr size_t kMaxCachedTensorMaps = 4096;
+
+/// The bytes of an encode call's arguments: a cache key.
+std::string tensorMapKey(const TensorMapArgs &a) {
+  std::string key;
+  auto add = [&](const auto &v) {
+    key.append(reinterpret_cast<const char *>(&v), sizeof v);
+  };
+  add(a.dataType);
+  add(a.rank);
+  add(a.address);
+  add(a.globalDim);
+  add(a.globalStrides);
+  add(a.boxDim);
+  add(a.elementStrides);
+  add(a.interleave);
+  add(a.swizzle);
+  add(a.l2Promotion);
+  add(a.oobFill);
+  return key;
+}
+
+/// "data type 9, rank 2, ..., globalDim [64 100], ..." for error messages.
+std::string describeTensorMap(const TensorMapArgs &a) {
+  auto list = [&](const auto &values, int n) {
+    std::string out = "[";
+    for (int i = 0; i < n; ++i)
+      out += (i ? " " : "") + std::to_string(values[i]);
+    return out + "]";
+  };
+  return "data type " + std::to_string(a.dataType) + ", rank " +
+         std::to_string(a.rank) + ", address " + hex(a.address) +
+         ", globalDim " + list(a.globalDim, a.rank) + ", globalStrides " +
+         list(a.globalStrides, std::max(a.rank - 1, 0)) + ", boxDim " +
+         list(a.boxDim, a.rank) + ", swizzle " + std::to_string(a.swizzle) +
+         "; innermost dimension first";
+}
 } // namespace
 
 struct Runtime::Impl {
@@ -322,11 +507,19 @@ struct Runtime::Impl {
   int maxShared = kDefaultSharedLimit;
   std::unordered_map<std::string, std::vector<std::unique_ptr<Module>>> modules;
   Module *lastModule = nullptr; // launch's fast path
+  // Device copies of encoded tensor maps, by their 128 bytes; and the same
+  // copies by the arguments that encoded them, so that a repeated launch
+  // neither encodes nor copies.
+  std::unordered_map<std::string, DevicePtr> tensorMaps;
+  std::unordered_map<std::string, DevicePtr> tensorMapsByArgs;
 
   ~Impl() {
     if (retained) {
       if (d.cuCtxSetCurrent)
         d.cuCtxSetCurrent(context);
+      if (d.cuMemFree)
+        for (auto &[bytes, ptr] : tensorMaps)
+          d.cuMemFree(ptr);
       for (auto &[key, list] : modules)
         for (auto &m : list)
           if (m->module && d.cuModuleUnload)
@@ -369,6 +562,9 @@ struct Runtime::Impl {
   }
 
   Status open(int requested);
+  Status tensorMapAddress(const KernelInfo &info, const TmaInfo &tma,
+                          const TensorMapArgs &args, DevicePtr &out);
+  Status dropTensorMaps();
   Status getModule(const std::string &ptx, Module *&out, std::string *infoLog);
   Status getFunction(const std::string &ptx, const KernelInfo &info,
                      Function *&out, std::string *infoLog);
@@ -431,6 +627,11 @@ Status Runtime::Impl::open(int requested) {
     return Status::error(why);
   TESSERA_CUDA_ENTRY_POINTS(TESSERA_RESOLVE)
 #undef TESSERA_RESOLVE
+  // Optional: left null when missing, reported by the launch that needs it.
+#define TESSERA_RESOLVE_OPTIONAL(fname)                                        \
+  resolve(#fname, reinterpret_cast<void **>(&d.fname));
+  TESSERA_CUDA_OPTIONAL_ENTRY_POINTS(TESSERA_RESOLVE_OPTIONAL)
+#undef TESSERA_RESOLVE_OPTIONAL
 
   driverInitialized = true;
   CUresult r = d.cuInit(0);
@@ -638,6 +839,71 @@ Status Runtime::Impl::getFunction(const std::string &ptx,
   return Status::success();
 }
 
+Status Runtime::Impl::tensorMapAddress(const KernelInfo &info,
+                                       const TmaInfo &tma,
+                                       const TensorMapArgs &args,
+                                       DevicePtr &out) {
+  out = 0;
+  std::string argsKey = tensorMapKey(args);
+  if (auto it = tensorMapsByArgs.find(argsKey); it != tensorMapsByArgs.end()) {
+    out = it->second;
+    return Status::success();
+  }
+  std::string what = tmaPrefix(info, tma);
+  if (!d.cuTensorMapEncodeTiled)
+    return Status::error(what + "the CUDA driver " + libPath +
+                         " has no cuTensorMapEncodeTiled (tensor maps need a "
+                         "CUDA 12.0 driver or newer)");
+  CUtensorMap map{}; // zeroed, so that equal maps have equal bytes
+  CUresult r = d.cuTensorMapEncodeTiled(
+      &map, static_cast<CUtensorMapDataType>(args.dataType),
+      static_cast<cuuint32_t>(args.rank),
+      reinterpret_cast<void *>(static_cast<uintptr_t>(args.address)),
+      args.globalDim.data(), args.globalStrides.data(), args.boxDim.data(),
+      args.elementStrides.data(),
+      static_cast<CUtensorMapInterleave>(args.interleave),
+      static_cast<CUtensorMapSwizzle>(args.swizzle),
+      static_cast<CUtensorMapL2promotion>(args.l2Promotion),
+      static_cast<CUtensorMapFloatOOBfill>(args.oobFill));
+  if (r != CUDA_SUCCESS)
+    return Status::error(what + "cuTensorMapEncodeTiled (" +
+                         describeTensorMap(args) + ") failed: " + errorText(r));
+
+  std::string bytes(reinterpret_cast<const char *>(&map), sizeof map);
+  auto it = tensorMaps.find(bytes);
+  if (it == tensorMaps.end()) {
+    CUdeviceptr p = 0;
+    // cuMemAlloc aligns to at least 256 bytes; the kernel needs 64.
+    if (Status s = check(d.cuMemAlloc(&p, sizeof map),
+                         what + "cuMemAlloc of a tensor map");
+        !s)
+      return s;
+    if (Status s = check(d.cuMemcpyHtoD(p, &map, sizeof map),
+                         what + "cuMemcpyHtoD of a tensor map to " + hex(p));
+        !s) {
+      d.cuMemFree(p);
+      return s;
+    }
+    it = tensorMaps.emplace(std::move(bytes), p).first;
+  }
+  tensorMapsByArgs.emplace(std::move(argsKey), it->second);
+  out = it->second;
+  return Status::success();
+}
+
+Status Runtime::Impl::dropTensorMaps() {
+  // Launches still in flight may read them.
+  if (Status s = check(d.cuCtxSynchronize(),
+                       "cuCtxSynchronize (before freeing cached tensor maps)");
+      !s)
+    return s;
+  for (auto &[bytes, ptr] : tensorMaps)
+    d.cuMemFree(ptr);
+  tensorMaps.clear();
+  tensorMapsByArgs.clear();
+  return Status::success();
+}
+
 //===----------------------------------------------------------------------===//
 // Runtime
 //===----------------------------------------------------------------------===//
@@ -672,8 +938,9 @@ Status Runtime::launch(const std::string &ptx, const KernelInfo &info,
   Impl &im = *impl_;
   if (Status s = im.activate(); !s)
     return s;
-  PackedArgs packed;
-  if (Status s = packArgs(info, args, packed); !s)
+  std::vector<Slot> storage;
+  std::vector<TensorMapArgs> maps;
+  if (Status s = checkAndPack(info, args, storage, maps); !s)
     return s;
   Impl::Function *f = nullptr;
   if (Status s = im.getFunction(ptx, info, f, nullptr); !s)
@@ -710,6 +977,29 @@ Status Runtime::launch(const std::string &ptx, const KernelInfo &info,
       return s;
     f->dynamicSharedLimit = info.sharedBytes;
   }
+
+  if (!maps.empty()) {
+    if (im.cc < 90)
+      return Status::error("kernel '" + info.name +
+                           "' uses TMA tensor maps, which need compute "
+                           "capability 9.0 or newer; this device is " +
+                           im.name + " (sm_" + std::to_string(im.cc) + ")");
+    // Bounded, and emptied only between launches: the maps of this launch
+    // must all stay alive.
+    if (im.tensorMapsByArgs.size() + maps.size() > kMaxCachedTensorMaps)
+      if (Status s = im.dropTensorMaps(); !s)
+        return s;
+    for (size_t t = 0; t < maps.size(); ++t) {
+      DevicePtr address = 0;
+      if (Status s = im.tensorMapAddress(info, info.tma[t], maps[t], address);
+          !s)
+        return s;
+      storage.emplace_back();
+      put<uint64_t>(storage.back(), address);
+    }
+  }
+  PackedArgs packed;
+  finishPacking(packed, std::move(storage));
 
   auto config = [&] {
     return " (grid " + std::to_string(grid[0]) + "x" + std::to_string(grid[1]) +
@@ -871,5 +1161,7 @@ size_t Runtime::cachedModules() const {
     n += list.size();
   return n;
 }
+
+size_t Runtime::cachedTensorMaps() const { return impl_->tensorMaps.size(); }
 
 } // namespace tessera::rt

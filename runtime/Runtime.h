@@ -58,10 +58,38 @@ struct PackedArgs {
 };
 
 /// Checks `args` against `info` (count, kinds, ranks, null and misaligned
-/// pointers, negative sizes, i32 range) and packs them into the .param
-/// layout of the ABI. Needs no driver.
+/// pointers, negative sizes, i32 range, and the tensor map rules of
+/// tensorMapArgs) and packs them into the .param layout of the ABI, ending
+/// with `tmaAddresses`: the device addresses of the encoded tensor maps,
+/// one per `info.tma` entry (Runtime::launch encodes and uploads them).
+/// Needs no driver.
 Status packArgs(const KernelInfo &info, const std::vector<Arg> &args,
-                PackedArgs &packed);
+                PackedArgs &packed,
+                const std::vector<DevicePtr> &tmaAddresses = {});
+
+/// The arguments of one cuTensorMapEncodeTiled call, in the driver's order
+/// (innermost dimension first) and with its enum values.
+struct TensorMapArgs {
+  int dataType = 0; // CUtensorMapDataType
+  int rank = 0;
+  DevicePtr address = 0;
+  std::array<uint64_t, 5> globalDim{};      // elements
+  std::array<uint64_t, 4> globalStrides{};  // bytes, of dimensions 1..rank-1
+  std::array<uint32_t, 5> boxDim{};         // elements
+  std::array<uint32_t, 5> elementStrides{}; // all 1
+  int interleave = 0;                       // CU_TENSOR_MAP_INTERLEAVE_NONE
+  int swizzle = 0;     // CUtensorMapSwizzle: 0 none, 1 32B, 2 64B, 3 128B
+  int l2Promotion = 3; // CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+  int oobFill = 0;     // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: zeros
+};
+
+/// Checks `args` as packArgs does, and the view of each `info.tma` entry
+/// against what a tensor map can describe (innermost stride 1; other
+/// strides non-negative, multiples of 16 bytes and below 2^40 bytes; pointer
+/// non-null and 16-byte aligned; sizes in [1, 2^32)), and computes the
+/// encode call of each entry, in `info.tma` order. Needs no driver.
+Status tensorMapArgs(const KernelInfo &info, const std::vector<Arg> &args,
+                     std::vector<TensorMapArgs> &out);
 
 /// Checks a launch configuration against the hardware limits (grid x up to
 /// 2^31 - 1, y and z up to 65535, at least 1 each; block up to 1024
@@ -96,8 +124,11 @@ public:
 
   /// Launches `info.name` (loaded from `ptx` on first use) on `grid`, after
   /// packing and checking `args`; raises the kernel's dynamic shared memory
-  /// limit when it needs more than the default 48 KB. Synchronous when
-  /// `sync` (errors of the kernel itself are then reported here).
+  /// limit when it needs more than the default 48 KB. Encodes the tensor
+  /// maps of `info.tma` (cuTensorMapEncodeTiled) and passes their device
+  /// copies, which are cached by content: launching the same views again
+  /// copies nothing. Synchronous when `sync` (errors of the kernel itself
+  /// are then reported here).
   Status launch(const std::string &ptx, const KernelInfo &info,
                 const std::array<int64_t, 3> &grid,
                 const std::vector<Arg> &args, bool sync = true);
@@ -116,6 +147,8 @@ public:
 
   /// The number of modules in the cache (for tests).
   size_t cachedModules() const;
+  /// The number of tensor maps in device memory (for tests).
+  size_t cachedTensorMaps() const;
 
   struct Impl;
 

@@ -5,7 +5,10 @@
 // pretend device. "Device memory" is host memory, launches run nothing but
 // are recorded, and the JIT accepts any PTX except that containing
 // SYNTAX_ERROR, or an architecture-specific target (sm_90a) of another
-// device. The tests steer and inspect it through the fake_cuda_* functions.
+// device. cuTensorMapEncodeTiled checks its arguments as the driver
+// documents and writes them, recognisably, into the 128-byte map; every call
+// is recorded. The tests steer and inspect it through the fake_cuda_*
+// functions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +36,19 @@ struct FakeFunction {
   int paramCount;
 };
 
+struct TmaCall {
+  int dataType = 0;
+  unsigned rank = 0;
+  unsigned long long address = 0;
+  unsigned long long globalDim[5] = {};
+  unsigned long long globalStrides[4] = {};
+  unsigned boxDim[5] = {};
+  unsigned elementStrides[5] = {};
+  int interleave = 0, swizzle = 0, l2Promotion = 0, oobFill = 0;
+  CUresult result = 0;
+  unsigned char map[128] = {}; // what the call wrote (when it succeeded)
+};
+
 struct State {
   std::map<std::string, long long> values;
   std::string missing; // an entry point cuGetProcAddress pretends not to know
@@ -43,6 +59,7 @@ struct State {
   long long clock = 0;
   std::map<CUevent, long long> events;
   long long nextEvent = 1;
+  std::vector<TmaCall> tmaCalls;
 
   long long get(const std::string &key) const {
     auto it = values.find(key);
@@ -222,8 +239,8 @@ CUresult moduleLoadDataEx(CUmodule *mod, const void *image, unsigned n,
       errorSize = reinterpret_cast<uintptr_t>(values[i]);
       break;
     case CU_JIT_LOG_VERBOSE:
-      s.values["verbose"] = static_cast<long long>(
-          reinterpret_cast<uintptr_t>(values[i]));
+      s.values["verbose"] =
+          static_cast<long long>(reinterpret_cast<uintptr_t>(values[i]));
       break;
     }
   }
@@ -327,9 +344,8 @@ CUresult launchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
     std::memcpy(&v, params[i], 8); // the runtime gives 8-byte slots
     s.lastParams.push_back(v);
   }
-  if (shared > static_cast<unsigned>(
-                   std::max(s.get("shared_default"),
-                            s.get("set_shared_value"))))
+  if (shared > static_cast<unsigned>(std::max(s.get("shared_default"),
+                                              s.get("set_shared_value"))))
     return CUDA_ERROR_INVALID_VALUE;
   return static_cast<CUresult>(s.get("launch_error"));
 }
@@ -343,11 +359,18 @@ CUresult memAlloc(CUdeviceptr *p, size_t bytes) {
   CUdeviceptr aligned = (base + 255) & ~uintptr_t(255);
   s.memory[aligned] = std::move(block); // the buffer does not move
   *p = aligned;
+  s.bump("allocs");
+  s.values["live_allocations"] = static_cast<long long>(s.memory.size());
   return 0;
 }
 
 CUresult memFree(CUdeviceptr p) {
-  return state().memory.erase(p) ? 0 : CUDA_ERROR_INVALID_VALUE;
+  State &s = state();
+  if (!s.memory.erase(p))
+    return CUDA_ERROR_INVALID_VALUE;
+  s.bump("frees");
+  s.values["live_allocations"] = static_cast<long long>(s.memory.size());
+  return 0;
 }
 
 unsigned char *lookup(CUdeviceptr p, size_t bytes) {
@@ -363,6 +386,7 @@ unsigned char *lookup(CUdeviceptr p, size_t bytes) {
 }
 
 CUresult memcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
+  state().bump("htod_copies");
   unsigned char *d = lookup(dst, bytes);
   if (!d)
     return CUDA_ERROR_INVALID_VALUE;
@@ -409,6 +433,89 @@ CUresult eventDestroy(CUevent e) {
   return s.events.erase(e) ? 0 : CUDA_ERROR_INVALID_VALUE;
 }
 
+/// Bytes of one element of a CUtensorMapDataType; 0 if not one.
+int tmaElementBytes(int type) {
+  static const int kBytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  return type >= 0 && type < 13 ? kBytes[type] : 0;
+}
+
+// Layout of the fake map: "FAKETMAP", then data type, rank, interleave,
+// swizzle, L2 promotion and OOB fill (a byte each) at 8, the address at 16,
+// globalDim (5 x u64) at 24, globalStrides (4 x u64) at 64, boxDim (5 x u16)
+// at 96, elementStrides (5 x u8) at 106; the rest zero.
+CUresult tensorMapEncodeTiled(
+    CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *address,
+    const cuuint64_t *globalDim, const cuuint64_t *globalStrides,
+    const cuuint32_t *boxDim, const cuuint32_t *elementStrides,
+    CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+    CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
+  State &s = state();
+  s.bump("tma_encodes");
+  TmaCall call;
+  call.dataType = type;
+  call.rank = rank;
+  call.address = reinterpret_cast<uintptr_t>(address);
+  call.interleave = interleave;
+  call.swizzle = swizzle;
+  call.l2Promotion = l2Promotion;
+  call.oobFill = oobFill;
+  for (unsigned i = 0; i < rank && i < 5; ++i) {
+    call.globalDim[i] = globalDim ? globalDim[i] : 0;
+    call.boxDim[i] = boxDim ? boxDim[i] : 0;
+    call.elementStrides[i] = elementStrides ? elementStrides[i] : 0;
+    if (i + 1 < rank)
+      call.globalStrides[i] = globalStrides ? globalStrides[i] : 0;
+  }
+
+  // The requirements cuTensorMapEncodeTiled documents (no interleave).
+  int elem = tmaElementBytes(type);
+  unsigned span = swizzle == CU_TENSOR_MAP_SWIZZLE_32B    ? 32
+                  : swizzle == CU_TENSOR_MAP_SWIZZLE_64B  ? 64
+                  : swizzle == CU_TENSOR_MAP_SWIZZLE_128B ? 128
+                                                          : 0;
+  bool ok = map && reinterpret_cast<uintptr_t>(map) % 64 == 0 && elem &&
+            rank >= 1 && rank <= 5 && call.address && call.address % 16 == 0 &&
+            globalDim && boxDim && elementStrides &&
+            (rank == 1 || globalStrides) &&
+            interleave == CU_TENSOR_MAP_INTERLEAVE_NONE && swizzle >= 0 &&
+            swizzle <= 3 && l2Promotion >= 0 && l2Promotion <= 3 &&
+            oobFill >= 0 && oobFill <= 1;
+  for (unsigned i = 0; ok && i < rank; ++i) {
+    ok = call.globalDim[i] >= 1 && call.globalDim[i] <= (1ull << 32) &&
+         call.boxDim[i] >= 1 && call.boxDim[i] <= 256 &&
+         call.elementStrides[i] >= 1 && call.elementStrides[i] <= 8;
+    if (ok && i + 1 < rank)
+      ok = call.globalStrides[i] % 16 == 0 &&
+           call.globalStrides[i] < (1ull << 40);
+  }
+  if (ok) {
+    unsigned innerBytes = call.boxDim[0] * elem;
+    ok = innerBytes % 16 == 0 && (span == 0 || innerBytes <= span);
+  }
+  call.result =
+      ok ? static_cast<CUresult>(s.get("tma_error")) : CUDA_ERROR_INVALID_VALUE;
+  if (call.result == 0) {
+    unsigned char *m = call.map;
+    std::memcpy(m, "FAKETMAP", 8);
+    const int small[] = {type,        static_cast<int>(rank),
+                         interleave,  swizzle,
+                         l2Promotion, oobFill};
+    for (int i = 0; i < 6; ++i)
+      m[8 + i] = static_cast<unsigned char>(small[i]);
+    std::memcpy(m + 16, &call.address, 8);
+    std::memcpy(m + 24, call.globalDim, 40);
+    std::memcpy(m + 64, call.globalStrides, 32);
+    for (int i = 0; i < 5; ++i) {
+      uint16_t box = static_cast<uint16_t>(call.boxDim[i]);
+      std::memcpy(m + 96 + 2 * i, &box, 2);
+      m[106 + i] = static_cast<unsigned char>(call.elementStrides[i]);
+    }
+    std::memcpy(map, m, 128);
+  }
+  s.tmaCalls.push_back(call);
+  return call.result;
+}
+
 struct Symbol {
   const char *name;
   void *fn;
@@ -444,6 +551,7 @@ const Symbol kSymbols[] = {
     {"cuEventSynchronize", fnptr(eventSynchronize)},
     {"cuEventElapsedTime", fnptr(eventElapsedTime)},
     {"cuEventDestroy", fnptr(eventDestroy)},
+    {"cuTensorMapEncodeTiled", fnptr(tensorMapEncodeTiled)},
 };
 
 } // namespace
@@ -483,5 +591,48 @@ int fake_cuda_param_count() {
 unsigned long long fake_cuda_param(int i) {
   const auto &p = state().lastParams;
   return i >= 0 && static_cast<size_t>(i) < p.size() ? p[i] : 0;
+}
+int fake_cuda_tma_calls() { return static_cast<int>(state().tmaCalls.size()); }
+/// Field `field` (element `index` of the arrays) of encode call `call`.
+unsigned long long fake_cuda_tma_arg(int call, const char *field, int index) {
+  const auto &calls = state().tmaCalls;
+  if (call < 0 || static_cast<size_t>(call) >= calls.size())
+    return ~0ull;
+  const TmaCall &c = calls[call];
+  std::string f = field;
+  bool in5 = index >= 0 && index < 5, in4 = index >= 0 && index < 4;
+  if (f == "data_type")
+    return c.dataType;
+  if (f == "rank")
+    return c.rank;
+  if (f == "address")
+    return c.address;
+  if (f == "global_dim" && in5)
+    return c.globalDim[index];
+  if (f == "global_strides" && in4)
+    return c.globalStrides[index];
+  if (f == "box_dim" && in5)
+    return c.boxDim[index];
+  if (f == "element_strides" && in5)
+    return c.elementStrides[index];
+  if (f == "interleave")
+    return c.interleave;
+  if (f == "swizzle")
+    return c.swizzle;
+  if (f == "l2_promotion")
+    return c.l2Promotion;
+  if (f == "oob_fill")
+    return c.oobFill;
+  if (f == "result")
+    return static_cast<unsigned long long>(c.result);
+  return ~0ull;
+}
+/// Copies the 128 bytes encode call `call` wrote; false if there is none.
+bool fake_cuda_tma_map(int call, void *out) {
+  const auto &calls = state().tmaCalls;
+  if (call < 0 || static_cast<size_t>(call) >= calls.size())
+    return false;
+  std::memcpy(out, calls[call].map, 128);
+  return true;
 }
 }

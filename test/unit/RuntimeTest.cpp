@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/Runtime.h"
 #include "runtime/KernelInfo.h"
 #include "runtime/Ptx.h"
-#include "runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
@@ -33,7 +33,8 @@ namespace {
 
 #define EXPECT_CONTAINS(haystack, needle)                                      \
   EXPECT_NE(std::string(haystack).find(needle), std::string::npos)             \
-      << "  message: " << (haystack) << "\n  expected to contain: " << (needle)
+      << "  message: " << (haystack)                                           \
+      << "\n  expected to contain: " << (needle)
 
 /// Sets (or unsets, for nullptr) an environment variable for one scope.
 class ScopedEnv {
@@ -98,9 +99,9 @@ template <typename T> T slotAs(const std::array<unsigned char, 8> &slot) {
 
 TEST(KernelInfoTest, ScalarTypeNamesAndSizes) {
   const std::pair<ScalarType, int> all[] = {
-      {ScalarType::f16, 2}, {ScalarType::bf16, 2}, {ScalarType::f32, 4},
-      {ScalarType::f64, 8}, {ScalarType::i1, 1},   {ScalarType::i8, 1},
-      {ScalarType::i16, 2}, {ScalarType::i32, 4},  {ScalarType::i64, 8},
+      {ScalarType::f16, 2},  {ScalarType::bf16, 2}, {ScalarType::f32, 4},
+      {ScalarType::f64, 8},  {ScalarType::i1, 1},   {ScalarType::i8, 1},
+      {ScalarType::i16, 2},  {ScalarType::i32, 4},  {ScalarType::i64, 8},
       {ScalarType::index, 8}};
   for (auto [type, size] : all) {
     std::optional<ScalarType> back = parseScalarType(scalarTypeName(type));
@@ -133,20 +134,15 @@ KernelInfo sampleInfo() {
   info.target = "sm_90a";
   info.numWarps = 8;
   info.sharedBytes = 196608;
-  info.args = {view("a", ScalarType::bf16, 2, 16),
-               view("b", ScalarType::f16, 3, 128),
-               view("c", ScalarType::f64, 0, 8),
-               view("mask", ScalarType::i1, 1, 1),
-               view("i8s", ScalarType::i8, 1, 4),
-               view("i16s", ScalarType::i16, 1, 2),
-               view("idx", ScalarType::index, 1),
-               view("w", ScalarType::i32, 2),
-               view("l", ScalarType::i64, 1),
-               scalar("m", ScalarType::index),
-               scalar("k", ScalarType::i64),
-               scalar("n", ScalarType::i32),
-               scalar("alpha", ScalarType::f32),
-               scalar("beta", ScalarType::f64)};
+  info.args = {
+      view("a", ScalarType::bf16, 2, 16), view("b", ScalarType::f16, 3, 128),
+      view("c", ScalarType::f64, 0, 8),   view("mask", ScalarType::i1, 1, 1),
+      view("i8s", ScalarType::i8, 1, 4),  view("i16s", ScalarType::i16, 1, 2),
+      view("idx", ScalarType::index, 1),  view("w", ScalarType::i32, 2),
+      view("l", ScalarType::i64, 1),      scalar("m", ScalarType::index),
+      scalar("k", ScalarType::i64),       scalar("n", ScalarType::i32),
+      scalar("alpha", ScalarType::f32),   scalar("beta", ScalarType::f64)};
+  info.tma = {{0, {64, 64}, 128}, {1, {1, 32, 64}, 0}, {7, {16, 4}, 0}};
   return info;
 }
 
@@ -165,6 +161,13 @@ void expectSameInfo(const KernelInfo &a, const KernelInfo &b) {
     if (a.args[i].kind == ArgInfo::Kind::View) {
       EXPECT_EQ(a.args[i].align, b.args[i].align);
     }
+  }
+  ASSERT_EQ(a.tma.size(), b.tma.size());
+  for (size_t i = 0; i < a.tma.size(); ++i) {
+    SCOPED_TRACE("tensor map " + std::to_string(i));
+    EXPECT_EQ(a.tma[i].arg, b.tma[i].arg);
+    EXPECT_EQ(a.tma[i].box, b.tma[i].box);
+    EXPECT_EQ(a.tma[i].swizzle, b.tma[i].swizzle);
   }
 }
 
@@ -211,7 +214,7 @@ TEST(KernelInfoTest, JsonHandWritten) {
   std::optional<KernelInfo> info = fromJson(json, &error);
   ASSERT_TRUE(info.has_value()) << error;
   EXPECT_EQ(info->name, "k\xc3\xa9\xf0\x9f\x98\x80/");
-  EXPECT_EQ(info->target, "");  // optional
+  EXPECT_EQ(info->target, ""); // optional
   EXPECT_EQ(info->numWarps, 1);
   ASSERT_EQ(info->args.size(), 2u);
   EXPECT_EQ(info->args[0].kind, ArgInfo::Kind::View);
@@ -235,15 +238,20 @@ TEST(KernelInfoTest, JsonErrors) {
   const std::string deep = std::string(200, '[') + std::string(200, ']');
   const JsonErrorCase cases[] = {
       // Malformed JSON: the position is named.
-      {"", {"malformed JSON", "line 1, column 1", "expected a value", "end of input"}},
+      {"",
+       {"malformed JSON", "line 1, column 1", "expected a value",
+        "end of input"}},
       {"   \n  ", {"line 2, column 3", "end of input"}},
       {"{", {"expected a string key"}},
-      {"{\"name\": \"k\",\n \"args\": [}", {"line 2, column 11", "expected a value, found '}'"}},
+      {"{\"name\": \"k\",\n \"args\": [}",
+       {"line 2, column 11", "expected a value, found '}'"}},
       {"{\"name\": \"k\" \"args\": []}", {"expected ',' or '}' in object"}},
       {"{\"name\" \"k\"}", {"expected ':' after key \"name\""}},
       {"{\"name\": \"k\", \"args\": [1 2]}", {"expected ',' or ']' in array"}},
-      {"{\"name\": \"k\", \"args\": []} x", {"unexpected text after the JSON value"}},
-      {"{\"name\": \"k\", \"name\": \"j\", \"args\": []}", {"duplicate key \"name\""}},
+      {"{\"name\": \"k\", \"args\": []} x",
+       {"unexpected text after the JSON value"}},
+      {"{\"name\": \"k\", \"name\": \"j\", \"args\": []}",
+       {"duplicate key \"name\""}},
       {"{\"name\": \"k", {"unterminated string"}},
       {"{\"name\": \"a\\qb\"}", {"invalid escape in string: \\q"}},
       {"{\"name\": \"\\u12g4\"}", {"invalid \\u escape"}},
@@ -263,37 +271,82 @@ TEST(KernelInfoTest, JsonErrors) {
       {"[]", {"expected a JSON object, found an array"}},
       {"{\"args\": []}", {"missing key \"name\""}},
       {"{\"name\": \"k\"}", {"missing key \"args\""}},
-      {"{\"name\": \"k\", \"args\": [], \"warps\": 4}", {"key \"warps\"", "unknown key"}},
-      {"{\"name\": 3, \"args\": []}", {"key \"name\"", "expected a string, found a number"}},
-      {"{\"name\": \"\", \"args\": []}", {"key \"name\"", "the kernel name is empty"}},
-      {"{\"name\": \"k\", \"target\": null, \"args\": []}", {"key \"target\"", "found null"}},
-      {"{\"name\": \"k\", \"num_warps\": 2.5, \"args\": []}", {"key \"num_warps\"", "expected an integer, found 2.5"}},
-      {"{\"name\": \"k\", \"num_warps\": \"4\", \"args\": []}", {"key \"num_warps\"", "found a string"}},
-      {"{\"name\": \"k\", \"num_warps\": true, \"args\": []}", {"key \"num_warps\"", "found a boolean"}},
-      {"{\"name\": \"k\", \"num_warps\": 0, \"args\": []}", {"key \"num_warps\"", "0 is out of range [1, 32]"}},
-      {"{\"name\": \"k\", \"num_warps\": 33, \"args\": []}", {"key \"num_warps\"", "out of range"}},
-      {"{\"name\": \"k\", \"shared_bytes\": -1, \"args\": []}", {"key \"shared_bytes\"", "out of range"}},
-      {"{\"name\": \"k\", \"shared_bytes\": 4294967296, \"args\": []}", {"key \"shared_bytes\"", "out of range"}},
-      {"{\"name\": \"k\", \"shared_bytes\": 1e3, \"args\": []}", {"key \"shared_bytes\"", "expected an integer"}},
-      {"{\"name\": \"k\", \"shared_bytes\": 99999999999999999999, \"args\": []}", {"key \"shared_bytes\"", "expected an integer"}},
-      {"{\"name\": \"k\", \"args\": {}}", {"key \"args\"", "expected an array, found an object"}},
-      {"{\"name\": \"k\", \"args\": [3]}", {"key \"args[0]\"", "expected an object"}},
-      {"{\"name\": \"k\", \"args\": [{\"kind\": \"view\", \"type\": \"f32\", \"rank\": 1}]}", {"key \"args[0]\"", "missing key \"name\""}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"type\": \"f32\"}]}", {"key \"args[0]\"", "missing key \"kind\""}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"scalar\"}]}", {"key \"args[0]\"", "missing key \"type\""}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": 1, \"kind\": \"scalar\", \"type\": \"i32\"}]}", {"key \"args[0].name\"", "expected a string"}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"n\", \"kind\": \"scalar\", \"type\": \"i32\"}, {\"name\": \"x\", \"kind\": \"tensor\", \"type\": \"f32\"}]}",
-       {"key \"args[1].kind\"", "unknown kind \"tensor\"", "\"view\" or \"scalar\""}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", \"type\": \"f8\", \"rank\": 1}]}", {"key \"args[0].type\"", "unknown type \"f8\""}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", \"type\": 4, \"rank\": 1}]}", {"key \"args[0].type\"", "expected a string"}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", \"type\": \"f32\"}]}", {"key \"args[0]\"", "missing key \"rank\""}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", \"type\": \"f32\", \"rank\": -1}]}", {"key \"args[0].rank\"", "out of range"}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", \"type\": \"f32\", \"rank\": 1, \"align\": 12}]}", {"key \"args[0].align\"", "12 is not a power of two"}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", \"type\": \"f32\", \"rank\": 1, \"align\": 0}]}", {"key \"args[0].align\"", "out of range"}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", \"type\": \"f32\", \"rank\": 1, \"stride\": 1}]}", {"key \"args[0].stride\"", "unknown key"}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"n\", \"kind\": \"scalar\", \"type\": \"i32\", \"align\": 4}]}", {"key \"args[0].align\"", "scalars take no \"align\""}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"n\", \"kind\": \"scalar\", \"type\": \"i32\", \"rank\": 2}]}", {"key \"args[0].rank\"", "out of range [0, 0]"}},
-      {"{\"name\": \"k\", \"args\": [{\"name\": \"n\", \"kind\": \"scalar\", \"type\": \"bf16\"}]}", {"key \"args[0].type\"", "not part of the kernel ABI"}},
+      {"{\"name\": \"k\", \"args\": [], \"warps\": 4}",
+       {"key \"warps\"", "unknown key"}},
+      {"{\"name\": 3, \"args\": []}",
+       {"key \"name\"", "expected a string, found a number"}},
+      {"{\"name\": \"\", \"args\": []}",
+       {"key \"name\"", "the kernel name is empty"}},
+      {"{\"name\": \"k\", \"target\": null, \"args\": []}",
+       {"key \"target\"", "found null"}},
+      {"{\"name\": \"k\", \"num_warps\": 2.5, \"args\": []}",
+       {"key \"num_warps\"", "expected an integer, found 2.5"}},
+      {"{\"name\": \"k\", \"num_warps\": \"4\", \"args\": []}",
+       {"key \"num_warps\"", "found a string"}},
+      {"{\"name\": \"k\", \"num_warps\": true, \"args\": []}",
+       {"key \"num_warps\"", "found a boolean"}},
+      {"{\"name\": \"k\", \"num_warps\": 0, \"args\": []}",
+       {"key \"num_warps\"", "0 is out of range [1, 32]"}},
+      {"{\"name\": \"k\", \"num_warps\": 33, \"args\": []}",
+       {"key \"num_warps\"", "out of range"}},
+      {"{\"name\": \"k\", \"shared_bytes\": -1, \"args\": []}",
+       {"key \"shared_bytes\"", "out of range"}},
+      {"{\"name\": \"k\", \"shared_bytes\": 4294967296, \"args\": []}",
+       {"key \"shared_bytes\"", "out of range"}},
+      {"{\"name\": \"k\", \"shared_bytes\": 1e3, \"args\": []}",
+       {"key \"shared_bytes\"", "expected an integer"}},
+      {"{\"name\": \"k\", \"shared_bytes\": 99999999999999999999, \"args\": "
+       "[]}",
+       {"key \"shared_bytes\"", "expected an integer"}},
+      {"{\"name\": \"k\", \"args\": {}}",
+       {"key \"args\"", "expected an array, found an object"}},
+      {"{\"name\": \"k\", \"args\": [3]}",
+       {"key \"args[0]\"", "expected an object"}},
+      {"{\"name\": \"k\", \"args\": [{\"kind\": \"view\", \"type\": \"f32\", "
+       "\"rank\": 1}]}",
+       {"key \"args[0]\"", "missing key \"name\""}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"type\": \"f32\"}]}",
+       {"key \"args[0]\"", "missing key \"kind\""}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"scalar\"}]}",
+       {"key \"args[0]\"", "missing key \"type\""}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": 1, \"kind\": \"scalar\", "
+       "\"type\": \"i32\"}]}",
+       {"key \"args[0].name\"", "expected a string"}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"n\", \"kind\": \"scalar\", "
+       "\"type\": \"i32\"}, {\"name\": \"x\", \"kind\": \"tensor\", \"type\": "
+       "\"f32\"}]}",
+       {"key \"args[1].kind\"", "unknown kind \"tensor\"",
+        "\"view\" or \"scalar\""}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", "
+       "\"type\": \"f8\", \"rank\": 1}]}",
+       {"key \"args[0].type\"", "unknown type \"f8\""}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", "
+       "\"type\": 4, \"rank\": 1}]}",
+       {"key \"args[0].type\"", "expected a string"}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", "
+       "\"type\": \"f32\"}]}",
+       {"key \"args[0]\"", "missing key \"rank\""}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", "
+       "\"type\": \"f32\", \"rank\": -1}]}",
+       {"key \"args[0].rank\"", "out of range"}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", "
+       "\"type\": \"f32\", \"rank\": 1, \"align\": 12}]}",
+       {"key \"args[0].align\"", "12 is not a power of two"}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", "
+       "\"type\": \"f32\", \"rank\": 1, \"align\": 0}]}",
+       {"key \"args[0].align\"", "out of range"}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", "
+       "\"type\": \"f32\", \"rank\": 1, \"stride\": 1}]}",
+       {"key \"args[0].stride\"", "unknown key"}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"n\", \"kind\": \"scalar\", "
+       "\"type\": \"i32\", \"align\": 4}]}",
+       {"key \"args[0].align\"", "scalars take no \"align\""}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"n\", \"kind\": \"scalar\", "
+       "\"type\": \"i32\", \"rank\": 2}]}",
+       {"key \"args[0].rank\"", "out of range [0, 0]"}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"n\", \"kind\": \"scalar\", "
+       "\"type\": \"bf16\"}]}",
+       {"key \"args[0].type\"", "not part of the kernel ABI"}},
   };
   for (const JsonErrorCase &c : cases) {
     SCOPED_TRACE(std::string("JSON: ") + c.json);
@@ -304,6 +357,139 @@ TEST(KernelInfoTest, JsonErrors) {
     for (const char *expected : c.expected)
       EXPECT_CONTAINS(error, expected);
   }
+}
+
+TEST(KernelInfoTest, NumParamsCountsTensorMaps) {
+  KernelInfo info;
+  info.name = "k";
+  info.args = {view("a", ScalarType::bf16, 2), scalar("n", ScalarType::i32)};
+  EXPECT_EQ(info.numParams(), 6);
+  info.tma = {{0, {128, 64}, 128}, {0, {64, 64}, 128}};
+  EXPECT_EQ(info.numParams(), 8);
+  EXPECT_EQ(sampleInfo().numParams(),
+            5 + 7 + 1 + 3 + 3 + 3 + 3 + 5 + 3 + 5 + 3);
+}
+
+TEST(KernelInfoTest, JsonOfTensorMaps) {
+  KernelInfo info;
+  info.name = "k";
+  info.args = {view("a", ScalarType::bf16, 2), view("b", ScalarType::f32, 3)};
+  // No tensor maps: no key (the text is what it was before TMA).
+  EXPECT_EQ(toJson(info).find("tma"), std::string::npos);
+  info.tma = {{0, {128, 64}, 128}, {1, {2, 8, 4}, 0}};
+  std::string json = toJson(info);
+  EXPECT_CONTAINS(json, "\"tma\": [\n  {\"arg\": 0, \"box\": [128, 64], "
+                        "\"swizzle\": 128},\n  {\"arg\": 1, \"box\": [2, 8, "
+                        "4], \"swizzle\": 0}\n ]}");
+  std::string error;
+  std::optional<KernelInfo> back = fromJson(json, &error);
+  ASSERT_TRUE(back.has_value()) << error << "\n" << json;
+  expectSameInfo(info, *back);
+  EXPECT_EQ(toJson(*back), json);
+
+  // "tma" may come before "args", may be empty, and swizzle defaults to 0.
+  back = fromJson(R"({"tma": [{"box": [8, 16], "arg": 0}], "name": "k",
+                      "args": [{"name": "a", "kind": "view", "type": "f16",
+                                "rank": 2}]})",
+                  &error);
+  ASSERT_TRUE(back.has_value()) << error;
+  ASSERT_EQ(back->tma.size(), 1u);
+  EXPECT_EQ(back->tma[0].arg, 0);
+  EXPECT_EQ(back->tma[0].box, (std::vector<int64_t>{8, 16}));
+  EXPECT_EQ(back->tma[0].swizzle, 0);
+  back = fromJson(R"({"name": "k", "args": [], "tma": []})", &error);
+  ASSERT_TRUE(back.has_value()) << error;
+  EXPECT_TRUE(back->tma.empty());
+}
+
+TEST(KernelInfoTest, JsonTensorMapErrors) {
+  // Arguments: a (bf16, rank 2), n (i32 scalar), m (i1, rank 1), big (f32,
+  // rank 6), z (f32, rank 0).
+  const std::string head =
+      R"({"name": "k", "args": [
+         {"name": "a", "kind": "view", "type": "bf16", "rank": 2},
+         {"name": "n", "kind": "scalar", "type": "i32"},
+         {"name": "m", "kind": "view", "type": "i1", "rank": 1},
+         {"name": "big", "kind": "view", "type": "f32", "rank": 6},
+         {"name": "z", "kind": "view", "type": "f32", "rank": 0}],
+       "tma": )";
+  struct Case {
+    const char *tma;
+    std::vector<const char *> expected;
+  };
+  const Case cases[] = {
+      {"{}", {"key \"tma\"", "expected an array, found an object"}},
+      {"[3]", {"key \"tma[0]\"", "expected an object"}},
+      {"[{\"box\": [8, 8]}]", {"key \"tma[0]\"", "missing key \"arg\""}},
+      {"[{\"arg\": 0}]", {"key \"tma[0]\"", "missing key \"box\""}},
+      {"[{\"arg\": 0, \"box\": [8, 8], \"pad\": 0}]",
+       {"key \"tma[0].pad\"", "unknown key (expected arg, box, swizzle)"}},
+      {"[{\"arg\": 5, \"box\": [8, 8]}]",
+       {"key \"tma[0].arg\"",
+        "argument index 5 is out of range (the kernel has 5 arguments)"}},
+      {"[{\"arg\": -1, \"box\": [8, 8]}]",
+       {"key \"tma[0].arg\"", "out of range"}},
+      {"[{\"arg\": \"a\", \"box\": [8, 8]}]",
+       {"key \"tma[0].arg\"", "expected an integer"}},
+      {"[{\"arg\": 0, \"box\": [8, 8]}, {\"arg\": 1, \"box\": [8]}]",
+       {"key \"tma[1].arg\"",
+        "argument 1 'n' is a scalar; tensor maps describe views"}},
+      {"[{\"arg\": 2, \"box\": [16]}]",
+       {"key \"tma[0].arg\"", "element type i1",
+        "f16, bf16, f32, f64, i8, i16, i32 or i64"}},
+      {"[{\"arg\": 3, \"box\": [1, 1, 1, 1, 1, 4]}]",
+       {"key \"tma[0].arg\"", "argument 3 'big' is a rank-6 view",
+        "rank 1 to 5"}},
+      {"[{\"arg\": 4, \"box\": []}]", {"key \"tma[0].arg\"", "rank-0 view"}},
+      {"[{\"arg\": 0, \"box\": 8}]",
+       {"key \"tma[0].box\"", "expected an array, found a number"}},
+      {"[{\"arg\": 0, \"box\": [64]}]",
+       {"key \"tma[0].box\"",
+        "the box has 1 dimensions, but argument 0 'a' has rank 2"}},
+      {"[{\"arg\": 0, \"box\": [8, 8, 8]}]",
+       {"key \"tma[0].box\"", "has rank 2"}},
+      {"[{\"arg\": 0, \"box\": [0, 8]}]",
+       {"key \"tma[0].box[0]\"", "0 is out of range [1, 256]"}},
+      {"[{\"arg\": 0, \"box\": [257, 8]}]",
+       {"key \"tma[0].box[0]\"", "257 is out of range [1, 256]"}},
+      {"[{\"arg\": 0, \"box\": [8, 1.5]}]",
+       {"key \"tma[0].box[1]\"", "expected an integer"}},
+      {"[{\"arg\": 0, \"box\": [8, 4]}]",
+       {"key \"tma[0].box[1]\"", "innermost dimension (box[1] = 4 bf16) is 8 "
+                                 "bytes, not a multiple of 16"}},
+      {"[{\"arg\": 0, \"box\": [8, 128], \"swizzle\": 128}]",
+       {"key \"tma[0].box[1]\"",
+        "is 256 bytes, more than the 128-byte swizzle span"}},
+      {"[{\"arg\": 0, \"box\": [8, 32], \"swizzle\": 32}]",
+       {"key \"tma[0].box[1]\"",
+        "is 64 bytes, more than the 32-byte swizzle span"}},
+      {"[{\"arg\": 0, \"box\": [8, 8], \"swizzle\": 16}]",
+       {"key \"tma[0].swizzle\"", "swizzle 16 is not 0, 32, 64 or 128"}},
+      {"[{\"arg\": 0, \"box\": [8, 8], \"swizzle\": 256}]",
+       {"key \"tma[0].swizzle\"", "256 is out of range [0, 128]"}},
+      {"[{\"arg\": 0, \"box\": [8, 8], \"swizzle\": true}]",
+       {"key \"tma[0].swizzle\"", "found a boolean"}},
+  };
+  for (const Case &c : cases) {
+    std::string json = head + c.tma + "}";
+    SCOPED_TRACE("JSON: " + json);
+    std::string error;
+    EXPECT_FALSE(fromJson(json, &error).has_value());
+    EXPECT_CONTAINS(error, "KernelInfo JSON");
+    for (const char *expected : c.expected)
+      EXPECT_CONTAINS(error, expected);
+  }
+  // The same text with a valid entry parses (the cases fail for their own
+  // reason), and the error names the line of the offending value.
+  std::string error;
+  EXPECT_TRUE(
+      fromJson(head + "[{\"arg\": 0, \"box\": [8, 64], \"swizzle\": 128}]}",
+               &error)
+          .has_value())
+      << error;
+  EXPECT_FALSE(fromJson(head + "[{\"arg\": 0,\n \"box\": [8, 4]}]}", &error)
+                   .has_value());
+  EXPECT_CONTAINS(error, "line 8");
 }
 
 TEST(KernelInfoTest, JsonErrorsNameTheLine) {
@@ -369,10 +555,11 @@ TEST(KernelInfoTest, JsonNeverCrashesOnMutations) {
 KernelInfo packInfo() {
   KernelInfo info;
   info.name = "k";
-  info.args = {view("x", ScalarType::f32, 2),  scalar("m", ScalarType::index),
-               scalar("k", ScalarType::i64),   scalar("n", ScalarType::i32),
-               scalar("alpha", ScalarType::f32), scalar("beta", ScalarType::f64),
-               view("p", ScalarType::bf16, 0, 2)};
+  info.args = {
+      view("x", ScalarType::f32, 2),    scalar("m", ScalarType::index),
+      scalar("k", ScalarType::i64),     scalar("n", ScalarType::i32),
+      scalar("alpha", ScalarType::f32), scalar("beta", ScalarType::f64),
+      view("p", ScalarType::bf16, 0, 2)};
   return info;
 }
 
@@ -399,9 +586,9 @@ TEST(PackArgsTest, LayoutAndBytes) {
 
   const auto &st = packed.storage;
   EXPECT_EQ(slotAs<uint64_t>(st[0]), 0x7f0000001000u);
-  EXPECT_EQ(slotAs<int64_t>(st[1]), 3);  // sizes
+  EXPECT_EQ(slotAs<int64_t>(st[1]), 3); // sizes
   EXPECT_EQ(slotAs<int64_t>(st[2]), 5);
-  EXPECT_EQ(slotAs<int64_t>(st[3]), 5);  // strides
+  EXPECT_EQ(slotAs<int64_t>(st[3]), 5); // strides
   EXPECT_EQ(slotAs<int64_t>(st[4]), -1);
   EXPECT_EQ(slotAs<int64_t>(st[5]), int64_t(1) << 40); // index
   EXPECT_EQ(slotAs<int64_t>(st[6]), -7);               // i64
@@ -429,11 +616,11 @@ TEST(PackArgsTest, ScalarConversions) {
                scalar("c", ScalarType::f32), scalar("d", ScalarType::f64),
                scalar("e", ScalarType::i64), scalar("f", ScalarType::f32)};
   PackedArgs packed;
-  Status s = packArgs(info,
-                      {int64_t(INT32_MIN), int64_t(INT32_MAX), int64_t(3),
-                       int64_t(-2), int64_t(INT64_MIN),
-                       std::numeric_limits<double>::infinity()},
-                      packed);
+  Status s =
+      packArgs(info,
+               {int64_t(INT32_MIN), int64_t(INT32_MAX), int64_t(3), int64_t(-2),
+                int64_t(INT64_MIN), std::numeric_limits<double>::infinity()},
+               packed);
   ASSERT_TRUE(s.ok) << s.message;
   EXPECT_EQ(slotAs<int32_t>(packed.storage[0]), INT32_MIN);
   EXPECT_EQ(slotAs<int32_t>(packed.storage[1]), INT32_MAX);
@@ -445,7 +632,7 @@ TEST(PackArgsTest, ScalarConversions) {
 
 struct PackErrorCase {
   const char *what;
-  int index;   // which argument of packGoodArgs() to replace; -1: see args
+  int index; // which argument of packGoodArgs() to replace; -1: see args
   Arg replacement;
   std::vector<const char *> expected;
 };
@@ -453,27 +640,61 @@ struct PackErrorCase {
 TEST(PackArgsTest, Errors) {
   KernelInfo info = packInfo();
   const PackErrorCase cases[] = {
-      {"view given a scalar", 0, int64_t(4),
-       {"argument 0 'x'", "rank-2 f32 view", "expected a view, got an integer scalar"}},
-      {"view given a double", 6, 2.0, {"argument 6 'p'", "expected a view, got a floating-point scalar"}},
-      {"integer given a view", 1, viewArg(0x1000, {}, {}),
-       {"argument 1 'm'", "index scalar", "expected an integer scalar, got a view"}},
-      {"integer given a double", 3, 2.0,
-       {"argument 3 'n'", "i32 scalar", "expected an integer scalar, got a floating-point scalar"}},
-      {"float given a view", 4, viewArg(0x1000, {}, {}),
+      {"view given a scalar",
+       0,
+       int64_t(4),
+       {"argument 0 'x'", "rank-2 f32 view",
+        "expected a view, got an integer scalar"}},
+      {"view given a double",
+       6,
+       2.0,
+       {"argument 6 'p'", "expected a view, got a floating-point scalar"}},
+      {"integer given a view",
+       1,
+       viewArg(0x1000, {}, {}),
+       {"argument 1 'm'", "index scalar",
+        "expected an integer scalar, got a view"}},
+      {"integer given a double",
+       3,
+       2.0,
+       {"argument 3 'n'", "i32 scalar",
+        "expected an integer scalar, got a floating-point scalar"}},
+      {"float given a view",
+       4,
+       viewArg(0x1000, {}, {}),
        {"argument 4 'alpha'", "expected a floating-point scalar, got a view"}},
-      {"too few sizes", 0, viewArg(0x1000, {3}, {5, 1}),
-       {"argument 0 'x'", "view rank mismatch: expected rank 2, got 1 sizes and 2 strides"}},
-      {"too many strides", 0, viewArg(0x1000, {3, 5}, {5, 1, 1}),
+      {"too few sizes",
+       0,
+       viewArg(0x1000, {3}, {5, 1}),
+       {"argument 0 'x'",
+        "view rank mismatch: expected rank 2, got 1 sizes and 2 strides"}},
+      {"too many strides",
+       0,
+       viewArg(0x1000, {3, 5}, {5, 1, 1}),
        {"view rank mismatch", "got 2 sizes and 3 strides"}},
-      {"rank-0 view given sizes", 6, viewArg(0x1000, {1}, {1}), {"argument 6 'p'", "view rank mismatch"}},
-      {"null pointer", 0, viewArg(0, {3, 5}, {5, 1}), {"argument 0 'x'", "null pointer"}},
-      {"misaligned pointer", 0, viewArg(0x1008, {3, 5}, {5, 1}),
+      {"rank-0 view given sizes",
+       6,
+       viewArg(0x1000, {1}, {1}),
+       {"argument 6 'p'", "view rank mismatch"}},
+      {"null pointer",
+       0,
+       viewArg(0, {3, 5}, {5, 1}),
+       {"argument 0 'x'", "null pointer"}},
+      {"misaligned pointer",
+       0,
+       viewArg(0x1008, {3, 5}, {5, 1}),
        {"argument 0 'x'", "pointer 0x1008 is misaligned", "16-byte alignment"}},
-      {"misaligned by one byte", 6, viewArg(0x1001, {}, {}), {"argument 6 'p'", "2-byte alignment"}},
-      {"negative size", 0, viewArg(0x1000, {3, -1}, {5, 1}),
+      {"misaligned by one byte",
+       6,
+       viewArg(0x1001, {}, {}),
+       {"argument 6 'p'", "2-byte alignment"}},
+      {"negative size",
+       0,
+       viewArg(0x1000, {3, -1}, {5, 1}),
        {"argument 0 'x'", "negative size -1 in dimension 1"}},
-      {"i32 too large", 3, int64_t(INT32_MAX) + 1,
+      {"i32 too large",
+       3,
+       int64_t(INT32_MAX) + 1,
        {"argument 3 'n'", "value 2147483648 is out of the i32 range"}},
       {"i32 too small", 3, int64_t(INT32_MIN) - 1, {"out of the i32 range"}},
       {"f32 overflow", 4, 1e300, {"argument 4 'alpha'", "overflows f32"}},
@@ -568,6 +789,245 @@ TEST(PackArgsTest, InvalidKernelInfo) {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor maps (TMA)
+//===----------------------------------------------------------------------===//
+
+/// a: a rank-2 bf16 view read through a tensor map; n: an i32.
+KernelInfo tmaInfo() {
+  KernelInfo info;
+  info.name = "k";
+  info.args = {view("a", ScalarType::bf16, 2), scalar("n", ScalarType::i32)};
+  info.tma = {{0, {128, 64}, 128}};
+  return info;
+}
+
+// A 100 x 72 bf16 matrix in rows of 80 elements (160 bytes).
+std::vector<Arg> tmaGoodArgs() {
+  return {viewArg(0x7f0000001000, {100, 72}, {80, 1}), int64_t(9)};
+}
+
+TEST(PackArgsTest, TensorMapAddresses) {
+  KernelInfo info = tmaInfo();
+  PackedArgs packed;
+  Status s = packArgs(info, tmaGoodArgs(), packed, {0x5000c0});
+  ASSERT_TRUE(s.ok) << s.message;
+  ASSERT_EQ(packed.storage.size(), static_cast<size_t>(info.numParams()));
+  ASSERT_EQ(packed.storage.size(), 7u);
+  EXPECT_EQ(slotAs<uint64_t>(packed.storage[0]), 0x7f0000001000u);
+  EXPECT_EQ(slotAs<int32_t>(packed.storage[5]), 9);
+  EXPECT_EQ(slotAs<uint64_t>(packed.storage[6]), 0x5000c0u); // last: the map
+  for (size_t i = 0; i < packed.storage.size(); ++i)
+    EXPECT_EQ(packed.pointers[i], packed.storage[i].data()) << i;
+
+  struct Case {
+    const char *what;
+    std::vector<DevicePtr> addresses;
+    const char *expected;
+  };
+  const Case cases[] = {
+      {"none",
+       {},
+       "kernel 'k' has 1 tensor maps (TMA), but 0 tensor map "
+       "addresses were given"},
+      {"two", {0x5000c0, 0x500100}, "but 2 tensor map addresses"},
+      {"null", {0}, "argument 'a' (TMA): tensor map 0 address 0x0 is null"},
+      {"misaligned", {0x500020}, "address 0x500020 is not 64-byte aligned"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.what);
+    packed.storage.resize(2);
+    s = packArgs(info, tmaGoodArgs(), packed, c.addresses);
+    EXPECT_FALSE(s.ok);
+    EXPECT_CONTAINS(s.message, c.expected);
+    EXPECT_TRUE(packed.storage.empty());
+  }
+  // A kernel without tensor maps takes no addresses.
+  s = packArgs(packInfo(), packGoodArgs(), packed, {0x5000c0});
+  EXPECT_FALSE(s.ok);
+  EXPECT_CONTAINS(s.message, "kernel 'k' has 0 tensor maps (TMA), but 1");
+}
+
+TEST(TensorMapArgsTest, DriverOrderIsInnermostFirst) {
+  KernelInfo info;
+  info.name = "k";
+  info.args = {scalar("n", ScalarType::index), view("x", ScalarType::f16, 3),
+               view("y", ScalarType::f32, 1)};
+  info.tma = {{1, {2, 16, 64}, 128}, {2, {32}, 0}, {1, {1, 8, 16}, 32}};
+  // x: 4 x 100 x 72 f16 elements, rows of 80, planes of 100 rows.
+  std::vector<Arg> args = {int64_t(5),
+                           viewArg(0x10000, {4, 100, 72}, {8000, 80, 1}),
+                           viewArg(0x20010, {1000}, {1})};
+  std::vector<TensorMapArgs> maps;
+  Status s = tensorMapArgs(info, args, maps);
+  ASSERT_TRUE(s.ok) << s.message;
+  ASSERT_EQ(maps.size(), 3u);
+  const TensorMapArgs &x = maps[0];
+  EXPECT_EQ(x.dataType, 6); // CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+  EXPECT_EQ(x.rank, 3);
+  EXPECT_EQ(x.address, 0x10000u);
+  EXPECT_EQ(x.globalDim, (std::array<uint64_t, 5>{72, 100, 4, 0, 0}));
+  EXPECT_EQ(x.globalStrides, (std::array<uint64_t, 4>{160, 16000, 0, 0}));
+  EXPECT_EQ(x.boxDim, (std::array<uint32_t, 5>{64, 16, 2, 0, 0}));
+  EXPECT_EQ(x.elementStrides, (std::array<uint32_t, 5>{1, 1, 1, 0, 0}));
+  EXPECT_EQ(x.interleave, 0);
+  EXPECT_EQ(x.swizzle, 3);     // CU_TENSOR_MAP_SWIZZLE_128B
+  EXPECT_EQ(x.l2Promotion, 3); // CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+  EXPECT_EQ(x.oobFill, 0);     // zeros
+  const TensorMapArgs &y = maps[1];
+  EXPECT_EQ(y.dataType, 7); // CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+  EXPECT_EQ(y.rank, 1);
+  EXPECT_EQ(y.globalDim[0], 1000u);
+  EXPECT_EQ(y.globalStrides, (std::array<uint64_t, 4>{}));
+  EXPECT_EQ(y.boxDim[0], 32u);
+  EXPECT_EQ(y.swizzle, 0);
+  EXPECT_EQ(maps[2].boxDim, (std::array<uint32_t, 5>{16, 8, 1, 0, 0}));
+  EXPECT_EQ(maps[2].swizzle, 1); // CU_TENSOR_MAP_SWIZZLE_32B
+
+  // Every element type TMA copies, with its CUtensorMapDataType.
+  const std::pair<ScalarType, int> types[] = {
+      {ScalarType::i8, 0},  {ScalarType::i16, 1}, {ScalarType::i32, 3},
+      {ScalarType::i64, 5}, {ScalarType::f16, 6}, {ScalarType::f32, 7},
+      {ScalarType::f64, 8}, {ScalarType::bf16, 9}};
+  for (auto [type, code] : types) {
+    SCOPED_TRACE(scalarTypeName(type));
+    KernelInfo one;
+    one.name = "k";
+    one.args = {view("v", type, 1)};
+    one.tma = {{0, {256 / scalarTypeSize(type)}, 0}};
+    s = tensorMapArgs(one, {viewArg(0x1000, {3}, {1})}, maps);
+    ASSERT_TRUE(s.ok) << s.message;
+    EXPECT_EQ(maps[0].dataType, code);
+  }
+  // A swizzle of 64 bytes.
+  KernelInfo one;
+  one.name = "k";
+  one.args = {view("v", ScalarType::bf16, 2)};
+  one.tma = {{0, {4, 32}, 64}};
+  ASSERT_TRUE(tensorMapArgs(one, {viewArg(0x1000, {3, 3}, {8, 1})}, maps).ok);
+  EXPECT_EQ(maps[0].swizzle, 2); // CU_TENSOR_MAP_SWIZZLE_64B
+}
+
+TEST(TensorMapArgsTest, RequirementsOfTheView) {
+  KernelInfo info = tmaInfo();
+  KernelInfo loose = info; // a pointer alignment TMA does not accept
+  loose.args[0].align = 2;
+  const int64_t big = int64_t(1) << 32;
+  struct Case {
+    const char *what;
+    const KernelInfo *info;
+    ViewArg view;
+    std::vector<const char *> expected;
+  };
+  const Case cases[] = {
+      {"inner stride",
+       &info,
+       viewArg(0x1000, {64, 64}, {1, 4096}),
+       {"kernel 'k': argument 'a' (TMA): innermost stride must be 1, got "
+        "4096"}},
+      {"inner stride 0",
+       &info,
+       viewArg(0x1000, {64, 64}, {64, 0}),
+       {"innermost stride must be 1, got 0"}},
+      {"unaligned row stride",
+       &info,
+       viewArg(0x1000, {64, 64}, {100, 1}),
+       {"argument 'a' (TMA): stride 100 in dimension 0 is 200 bytes, not a "
+        "multiple of 16"}},
+      {"negative stride",
+       &info,
+       viewArg(0x1000, {64, 64}, {-64, 1}),
+       {"argument 'a' (TMA): stride -64 in dimension 0 is negative"}},
+      {"huge stride",
+       &info,
+       viewArg(0x1000, {64, 64}, {int64_t(1) << 39, 1}),
+       {"stride 549755813888 in dimension 0 (of 2-byte elements) is 2^40 "
+        "bytes or more"}},
+      {"null pointer",
+       &info,
+       viewArg(0, {64, 64}, {64, 1}),
+       {"kernel 'k'", "'a'", "null pointer"}},
+      {"misaligned pointer",
+       &loose,
+       viewArg(0x1008, {64, 64}, {64, 1}),
+       {"kernel 'k': argument 'a' (TMA): pointer 0x1008 is not 16-byte "
+        "aligned"}},
+      {"size 0",
+       &info,
+       viewArg(0x1000, {0, 64}, {64, 1}),
+       {"argument 'a' (TMA): size 0 in dimension 0 is out of range",
+        "[1, 2^32)"}},
+      {"size 2^32",
+       &info,
+       viewArg(0x1000, {1, big}, {big, 1}),
+       {"size 4294967296 in dimension 1 is out of range"}},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.what);
+    std::vector<Arg> args = {c.view, int64_t(1)};
+    std::vector<TensorMapArgs> maps(1);
+    Status s = tensorMapArgs(*c.info, args, maps);
+    EXPECT_FALSE(s.ok);
+    for (const char *expected : c.expected)
+      EXPECT_CONTAINS(s.message, expected);
+    EXPECT_TRUE(maps.empty());
+    // packArgs checks the same.
+    PackedArgs packed;
+    s = packArgs(*c.info, args, packed, {0x5000c0});
+    EXPECT_FALSE(s.ok);
+    for (const char *expected : c.expected)
+      EXPECT_CONTAINS(s.message, expected);
+  }
+  // Broadcast (stride 0) outer dimensions and the largest size are fine.
+  std::vector<TensorMapArgs> maps;
+  EXPECT_TRUE(
+      tensorMapArgs(info, {viewArg(0x1000, {64, 64}, {0, 1}), int64_t(1)}, maps)
+          .ok);
+  EXPECT_TRUE(
+      tensorMapArgs(info, {viewArg(0x1000, {1, big - 1}, {big, 1}), int64_t(1)},
+                    maps)
+          .ok);
+  // The ordinary argument checks come first.
+  Status s = tensorMapArgs(info, {int64_t(1), int64_t(1)}, maps);
+  EXPECT_CONTAINS(s.message, "expected a view, got an integer scalar");
+  s = tensorMapArgs(info, {viewArg(0x1000, {64}, {1}), int64_t(1)}, maps);
+  EXPECT_CONTAINS(s.message, "view rank mismatch");
+}
+
+TEST(TensorMapArgsTest, InvalidTmaInfo) {
+  struct Case {
+    const char *what;
+    TmaInfo tma;
+    const char *expected;
+  };
+  const Case cases[] = {
+      {"arg",
+       {2, {64, 64}, 0},
+       "tensor map 0 (TMA): argument index 2 is out of range"},
+      {"scalar", {1, {64}, 0}, "argument 1 'n' is a scalar"},
+      {"box rank", {0, {64}, 0}, "the box has 1 dimensions"},
+      {"box dim",
+       {0, {512, 64}, 0},
+       "box dimension 512 is out of range [1, 256]"},
+      {"swizzle", {0, {64, 64}, 96}, "swizzle 96 is not 0, 32, 64 or 128"},
+      {"span", {0, {64, 128}, 128}, "more than the 128-byte swizzle span"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.what);
+    KernelInfo info = tmaInfo();
+    info.tma = {c.tma};
+    PackedArgs packed;
+    Status s = packArgs(info, tmaGoodArgs(), packed, {0x5000c0});
+    EXPECT_FALSE(s.ok);
+    EXPECT_CONTAINS(s.message, "kernel 'k'");
+    EXPECT_CONTAINS(s.message, c.expected);
+    std::string field;
+    EXPECT_NE(checkTmaInfo(c.tma, info.args, &field), "");
+    EXPECT_FALSE(field.empty());
+  }
+  EXPECT_EQ(checkTmaInfo(tmaInfo().tma[0], tmaInfo().args), "");
+}
+
+//===----------------------------------------------------------------------===//
 // Launch limits, cache keys, PTX scanning
 //===----------------------------------------------------------------------===//
 
@@ -589,11 +1049,19 @@ TEST(LaunchConfigTest, Limits) {
       {{1, 0, 1}, 4, 0, 0, {"grid.y = 0"}},
       {{1, 1, 65536}, 4, 0, 0, {"grid.z = 65536"}},
       {{1, 1, 0}, 4, 0, 0, {"grid.z = 0"}},
-      {{1, 1, 1}, 0, 0, 0, {"0 warps (0 threads) is out of range", "1024 threads"}},
+      {{1, 1, 1},
+       0,
+       0,
+       0,
+       {"0 warps (0 threads) is out of range", "1024 threads"}},
       {{1, 1, 1}, 33, 0, 0, {"33 warps (1056 threads)"}},
       {{1, 1, 1}, -1, 0, 0, {"-1 warps"}},
-      {{1, 1, 1}, 4, 232449, 232448,
-       {"dynamic shared memory of 232449 bytes exceeds the device limit of 232448 bytes"}},
+      {{1, 1, 1},
+       4,
+       232449,
+       232448,
+       {"dynamic shared memory of 232449 bytes exceeds the device limit of "
+        "232448 bytes"}},
       {{1, 1, 1}, 4, -1, 1000, {"negative dynamic shared memory"}},
   };
   for (const Case &c : cases) {
@@ -729,8 +1197,7 @@ TEST(PtxTest, ParamsMatchTheAbi) {
   info.name = "kern";
   info.args = {view("x", ScalarType::f32, 1), scalar("n", ScalarType::i32),
                scalar("a", ScalarType::f32), scalar("b", ScalarType::f64)};
-  EXPECT_EQ(detail::abiParamSizes(info),
-            (std::vector<int>{8, 8, 8, 4, 4, 8}));
+  EXPECT_EQ(detail::abiParamSizes(info), (std::vector<int>{8, 8, 8, 4, 4, 8}));
   detail::PtxEntry entry;
   entry.name = "kern";
   entry.paramSizes = {8, 8, 8, 4, 4, 8};
@@ -739,7 +1206,8 @@ TEST(PtxTest, ParamsMatchTheAbi) {
   std::string m = detail::checkParamsMatch(info, entry);
   EXPECT_CONTAINS(m, "does not match its PTX entry point");
   EXPECT_CONTAINS(m, "[8 8 8 4 4 8]");
-  EXPECT_CONTAINS(m, "first difference at .param 3: argument 1 'n' (i32 scalar)");
+  EXPECT_CONTAINS(m,
+                  "first difference at .param 3: argument 1 'n' (i32 scalar)");
   entry.paramSizes = {8, 8};
   EXPECT_CONTAINS(detail::checkParamsMatch(info, entry),
                   ".param 2: argument 0 'x' (rank-1 f32 view, stride 0)");
@@ -748,6 +1216,18 @@ TEST(PtxTest, ParamsMatchTheAbi) {
                   "no argument (the KernelInfo has only 6 .params)");
   entry.paramsKnown = false; // unknown: nothing to check
   EXPECT_EQ(detail::checkParamsMatch(info, entry), "");
+
+  // Tensor map addresses come last, one .u64 each.
+  info.tma = {{0, {64}, 0}, {0, {32}, 0}};
+  EXPECT_EQ(detail::abiParamSizes(info),
+            (std::vector<int>{8, 8, 8, 4, 4, 8, 8, 8}));
+  entry.paramsKnown = true;
+  entry.paramSizes = {8, 8, 8, 4, 4, 8, 8};
+  EXPECT_CONTAINS(detail::checkParamsMatch(info, entry),
+                  ".param 7: tensor map 1 (TMA, of argument 0 'x')");
+  entry.paramSizes = {8, 8, 8, 4, 4, 8, 8, 8, 8};
+  EXPECT_CONTAINS(detail::checkParamsMatch(info, entry),
+                  "no argument (the KernelInfo has only 8 .params)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -859,8 +1339,14 @@ protected:
         reinterpret_cast<int (*)()>(dlsym(handle_, "fake_cuda_param_count"));
     param_ = reinterpret_cast<unsigned long long (*)(int)>(
         dlsym(handle_, "fake_cuda_param"));
+    tmaCalls_ =
+        reinterpret_cast<int (*)()>(dlsym(handle_, "fake_cuda_tma_calls"));
+    tmaArg_ = reinterpret_cast<unsigned long long (*)(int, const char *, int)>(
+        dlsym(handle_, "fake_cuda_tma_arg"));
+    tmaMap_ = reinterpret_cast<bool (*)(int, void *)>(
+        dlsym(handle_, "fake_cuda_tma_map"));
     ASSERT_TRUE(reset_ && set_ && get_ && setMissing_ && paramCount_ &&
-                param_);
+                param_ && tmaCalls_ && tmaArg_ && tmaMap_);
     reset_();
   }
   void TearDown() override {
@@ -889,6 +1375,9 @@ protected:
   void (*setMissing_)(const char *) = nullptr;
   int (*paramCount_)() = nullptr;
   unsigned long long (*param_)(int) = nullptr;
+  int (*tmaCalls_)() = nullptr;
+  unsigned long long (*tmaArg_)(int, const char *, int) = nullptr;
+  bool (*tmaMap_)(int, void *) = nullptr;
   std::unique_ptr<Runtime> rt_;
 };
 
@@ -993,9 +1482,11 @@ TEST_F(FakeDriverTest, JitErrorShowsTheLog) {
   Status s = rt.load(bad, scaleInfo());
   EXPECT_FALSE(s.ok);
   EXPECT_CONTAINS(s.message, "JIT compilation");
-  EXPECT_CONTAINS(s.message, "CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)");
-  EXPECT_CONTAINS(s.message, "JIT error log:\nptxas application ptx input, "
-                             "line 7; error   : syntax error at 'SYNTAX_ERROR'");
+  EXPECT_CONTAINS(s.message,
+                  "CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)");
+  EXPECT_CONTAINS(s.message,
+                  "JIT error log:\nptxas application ptx input, "
+                  "line 7; error   : syntax error at 'SYNTAX_ERROR'");
   EXPECT_CONTAINS(s.message, "entries: scale2");
   EXPECT_EQ(rt.cachedModules(), 0u);
   // The good PTX still loads afterwards.
@@ -1025,7 +1516,8 @@ TEST_F(FakeDriverTest, NewerTargetThanTheDevice) {
   ptx.replace(ptx.find("sm_80"), 5, "sm_100");
   Status s = create().load(ptx, scaleInfo());
   EXPECT_FALSE(s.ok);
-  EXPECT_CONTAINS(s.message, "note: the PTX targets sm_100, newer than this device");
+  EXPECT_CONTAINS(s.message,
+                  "note: the PTX targets sm_100, newer than this device");
 }
 
 TEST_F(FakeDriverTest, EntryNotFound) {
@@ -1047,9 +1539,10 @@ TEST_F(FakeDriverTest, KernelInfoThatDoesNotMatchThePtx) {
   EXPECT_CONTAINS(s.message, "implies 8 .params");
   // The right KernelInfo for the same (cached) function still works.
   EXPECT_TRUE(rt.load(kScalePtx, scaleInfo()).ok);
-  EXPECT_FALSE(rt.launch(kScalePtx, info, {1, 1, 1},
-                         {viewArg(0x1000, {4}, {1}), viewArg(0x2000, {4, 4}, {4, 1})})
-                   .ok);
+  EXPECT_FALSE(
+      rt.launch(kScalePtx, info, {1, 1, 1},
+                {viewArg(0x1000, {4}, {1}), viewArg(0x2000, {4, 4}, {4, 1})})
+          .ok);
   EXPECT_EQ(get("launches"), 0);
 }
 
@@ -1111,11 +1604,23 @@ TEST_F(FakeDriverTest, LaunchChecksBeforeTheDriver) {
     const char *expected;
   };
   const Case cases[] = {
-      {"null", {1, 1, 1}, {viewArg(0, {1}, {1}), viewArg(x, {1}, {1})}, "null pointer"},
-      {"misaligned", {1, 1, 1}, {viewArg(x + 4, {1}, {1}), viewArg(x, {1}, {1})}, "misaligned"},
+      {"null",
+       {1, 1, 1},
+       {viewArg(0, {1}, {1}), viewArg(x, {1}, {1})},
+       "null pointer"},
+      {"misaligned",
+       {1, 1, 1},
+       {viewArg(x + 4, {1}, {1}), viewArg(x, {1}, {1})},
+       "misaligned"},
       {"count", {1, 1, 1}, {viewArg(x, {1}, {1})}, "takes 2 arguments"},
-      {"grid", {1, 70000, 1}, {viewArg(x, {1}, {1}), viewArg(x, {1}, {1})}, "grid.y = 70000"},
-      {"grid x", {int64_t(1) << 31, 1, 1}, {viewArg(x, {1}, {1}), viewArg(x, {1}, {1})}, "grid.x"},
+      {"grid",
+       {1, 70000, 1},
+       {viewArg(x, {1}, {1}), viewArg(x, {1}, {1})},
+       "grid.y = 70000"},
+      {"grid x",
+       {int64_t(1) << 31, 1, 1},
+       {viewArg(x, {1}, {1}), viewArg(x, {1}, {1})},
+       "grid.x"},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.what);
@@ -1197,9 +1702,11 @@ TEST_F(FakeDriverTest, LaunchFailure) {
   Status s = rt.launch(kScalePtx, scaleInfo(), {7, 1, 1},
                        {viewArg(x, {1}, {1}), viewArg(x, {1}, {1})});
   EXPECT_FALSE(s.ok);
-  EXPECT_CONTAINS(s.message, "launch of kernel 'scale2' (grid 7x1x1, block 128");
-  EXPECT_CONTAINS(s.message, "cuLaunchKernel: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES "
-                             "(too many resources requested for launch)");
+  EXPECT_CONTAINS(s.message,
+                  "launch of kernel 'scale2' (grid 7x1x1, block 128");
+  EXPECT_CONTAINS(s.message,
+                  "cuLaunchKernel: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES "
+                  "(too many resources requested for launch)");
 }
 
 TEST_F(FakeDriverTest, KernelFault) {
@@ -1224,7 +1731,8 @@ TEST_F(FakeDriverTest, KernelFault) {
   EXPECT_CONTAINS(s.message, "cuMemcpyDtoH");
   EXPECT_CONTAINS(s.message, "CUDA_ERROR_ILLEGAL_ADDRESS");
   s = rt.synchronize();
-  EXPECT_CONTAINS(s.message, "cuCtxSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS");
+  EXPECT_CONTAINS(s.message,
+                  "cuCtxSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS");
 }
 
 TEST_F(FakeDriverTest, Memory) {
@@ -1242,7 +1750,8 @@ TEST_F(FakeDriverTest, Memory) {
 
   EXPECT_CONTAINS(rt.copyToDevice(0, in, 4).message, "null device destination");
   EXPECT_CONTAINS(rt.copyToDevice(p, nullptr, 4).message, "null host source");
-  EXPECT_CONTAINS(rt.copyToHost(nullptr, p, 4).message, "null host destination");
+  EXPECT_CONTAINS(rt.copyToHost(nullptr, p, 4).message,
+                  "null host destination");
   EXPECT_CONTAINS(rt.copyToHost(out, 0, 4).message, "null device source");
   Status s = rt.copyToHost(out, p, 1 << 20); // beyond the allocation
   EXPECT_FALSE(s.ok);
@@ -1282,9 +1791,7 @@ TEST_F(FakeDriverTest, Time) {
 
   calls = 0;
   s = rt.time(
-      [&] {
-        return ++calls == 4 ? Status::error("boom") : Status::success();
-      },
+      [&] { return ++calls == 4 ? Status::error("boom") : Status::success(); },
       1, 5, ms);
   EXPECT_FALSE(s.ok);
   EXPECT_CONTAINS(s.message, "timed call 2 failed: boom");
@@ -1325,6 +1832,335 @@ TEST_F(FakeDriverTest, TwoRuntimes) {
   b.reset();
   EXPECT_EQ(get("ctx_releases"), 1);
   EXPECT_TRUE(a.load(kScalePtx, scaleInfo()).ok);
+}
+
+// A TMA kernel: a (bf16, rank 2) and c (f32, rank 2) views, an i32, then
+// the addresses of the tensor maps of a and c.
+const char *kTmaPtx = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry tma_copy(
+	.param .u64 .ptr .global .align 16 tma_copy_param_0,
+	.param .u64 tma_copy_param_1,
+	.param .u64 tma_copy_param_2,
+	.param .u64 tma_copy_param_3,
+	.param .u64 tma_copy_param_4,
+	.param .u64 .ptr .global .align 16 tma_copy_param_5,
+	.param .u64 tma_copy_param_6,
+	.param .u64 tma_copy_param_7,
+	.param .u64 tma_copy_param_8,
+	.param .u64 tma_copy_param_9,
+	.param .u32 tma_copy_param_10,
+	.param .u64 .ptr .align 64 tma_copy_param_11,
+	.param .u64 .ptr .align 64 tma_copy_param_12
+)
+{
+	ret;
+}
+)";
+
+KernelInfo tmaCopyInfo() {
+  KernelInfo info;
+  info.name = "tma_copy";
+  info.target = "sm_90a";
+  info.numWarps = 4;
+  info.args = {view("a", ScalarType::bf16, 2), view("c", ScalarType::f32, 2),
+               scalar("n", ScalarType::i32)};
+  info.tma = {{0, {128, 64}, 128}, {1, {16, 32}, 0}};
+  return info;
+}
+
+TEST_F(FakeDriverTest, LaunchEncodesTensorMaps) {
+  Runtime &rt = create();
+  DevicePtr a = 0, c = 0, other = 0;
+  ASSERT_TRUE(rt.alloc(1 << 20, a).ok);
+  ASSERT_TRUE(rt.alloc(1 << 20, c).ok);
+  ASSERT_TRUE(rt.alloc(1 << 20, other).ok);
+  // a: 300 x 200 bf16 in rows of 264 elements (528 bytes); c: 50 x 40 f32
+  // in rows of 44 (176 bytes).
+  std::vector<Arg> args = {viewArg(a, {300, 200}, {264, 1}),
+                           viewArg(c, {50, 40}, {44, 1}), int64_t(7)};
+  Status s = rt.launch(kTmaPtx, tmaCopyInfo(), {2, 1, 1}, args);
+  ASSERT_TRUE(s.ok) << s.message;
+  EXPECT_EQ(get("launches"), 1);
+
+  // The encode calls, innermost dimension first.
+  ASSERT_EQ(tmaCalls_(), 2);
+  EXPECT_EQ(tmaArg_(0, "result", 0), 0u);
+  EXPECT_EQ(tmaArg_(0, "data_type", 0), 9u); // BFLOAT16
+  EXPECT_EQ(tmaArg_(0, "rank", 0), 2u);
+  EXPECT_EQ(tmaArg_(0, "address", 0), a);
+  EXPECT_EQ(tmaArg_(0, "global_dim", 0), 200u);
+  EXPECT_EQ(tmaArg_(0, "global_dim", 1), 300u);
+  EXPECT_EQ(tmaArg_(0, "global_strides", 0), 528u);
+  EXPECT_EQ(tmaArg_(0, "box_dim", 0), 64u);
+  EXPECT_EQ(tmaArg_(0, "box_dim", 1), 128u);
+  EXPECT_EQ(tmaArg_(0, "element_strides", 0), 1u);
+  EXPECT_EQ(tmaArg_(0, "element_strides", 1), 1u);
+  EXPECT_EQ(tmaArg_(0, "interleave", 0), 0u);
+  EXPECT_EQ(tmaArg_(0, "swizzle", 0), 3u);      // 128B
+  EXPECT_EQ(tmaArg_(0, "l2_promotion", 0), 3u); // 256B
+  EXPECT_EQ(tmaArg_(0, "oob_fill", 0), 0u);     // zeros
+  EXPECT_EQ(tmaArg_(1, "data_type", 0), 7u);    // FLOAT32
+  EXPECT_EQ(tmaArg_(1, "address", 0), c);
+  EXPECT_EQ(tmaArg_(1, "global_dim", 0), 40u);
+  EXPECT_EQ(tmaArg_(1, "global_dim", 1), 50u);
+  EXPECT_EQ(tmaArg_(1, "global_strides", 0), 176u);
+  EXPECT_EQ(tmaArg_(1, "box_dim", 0), 32u);
+  EXPECT_EQ(tmaArg_(1, "box_dim", 1), 16u);
+  EXPECT_EQ(tmaArg_(1, "swizzle", 0), 0u);
+
+  // The regular parameters, then one device address per map, holding the
+  // map the driver encoded.
+  ASSERT_EQ(paramCount_(), 13);
+  const unsigned long long regular[] = {a,  300, 200, 264, 1, c,
+                                        50, 40,  44,  1,   7};
+  for (int i = 0; i < 11; ++i)
+    EXPECT_EQ(param_(i), regular[i]) << "param " << i;
+  DevicePtr mapA = param_(11), mapC = param_(12);
+  EXPECT_NE(mapA, 0u);
+  EXPECT_NE(mapC, 0u);
+  EXPECT_NE(mapA, mapC);
+  EXPECT_EQ(mapA % 64, 0u);
+  EXPECT_EQ(mapC % 64, 0u);
+  for (int t = 0; t < 2; ++t) {
+    unsigned char onDevice[128], encoded[128];
+    ASSERT_TRUE(rt.copyToHost(onDevice, t ? mapC : mapA, 128).ok);
+    ASSERT_TRUE(tmaMap_(t, encoded));
+    EXPECT_EQ(std::memcmp(onDevice, encoded, 128), 0) << "map " << t;
+    EXPECT_EQ(std::memcmp(onDevice, "FAKETMAP", 8), 0);
+  }
+  EXPECT_EQ(rt.cachedTensorMaps(), 2u);
+  EXPECT_EQ(get("htod_copies"), 2);
+  EXPECT_EQ(get("allocs"), 3 + 2);
+
+  // The same arguments again (as a benchmark does): no encode, no copy.
+  for (int i = 0; i < 5; ++i)
+    ASSERT_TRUE(rt.launch(kTmaPtx, tmaCopyInfo(), {2, 1, 1}, args, false).ok);
+  EXPECT_EQ(get("launches"), 6);
+  EXPECT_EQ(tmaCalls_(), 2);
+  EXPECT_EQ(get("htod_copies"), 2);
+  EXPECT_EQ(get("allocs"), 5);
+  EXPECT_EQ(param_(11), mapA);
+  EXPECT_EQ(param_(12), mapC);
+
+  // Another buffer for a: a new map for a, the old one for c.
+  args[0] = viewArg(other, {300, 200}, {264, 1});
+  ASSERT_TRUE(rt.launch(kTmaPtx, tmaCopyInfo(), {2, 1, 1}, args).ok);
+  EXPECT_EQ(tmaCalls_(), 3);
+  EXPECT_EQ(tmaArg_(2, "address", 0), other);
+  EXPECT_EQ(get("htod_copies"), 3);
+  EXPECT_NE(param_(11), mapA);
+  EXPECT_EQ(param_(12), mapC);
+  EXPECT_EQ(rt.cachedTensorMaps(), 3u);
+
+  // The runtime frees its maps (and only them).
+  long long live = get("live_allocations");
+  rt_.reset();
+  EXPECT_EQ(get("live_allocations"), live - 3);
+  EXPECT_EQ(get("frees"), 3);
+}
+
+TEST_F(FakeDriverTest, TensorMapRequirementsBeforeTheDriver) {
+  Runtime &rt = create();
+  DevicePtr a = 0, c = 0;
+  ASSERT_TRUE(rt.alloc(1 << 20, a).ok);
+  ASSERT_TRUE(rt.alloc(1 << 20, c).ok);
+  KernelInfo info = tmaCopyInfo();
+  KernelInfo loose = info;
+  loose.args[0].align = 2;
+  ViewArg goodC = viewArg(c, {50, 40}, {44, 1});
+  struct Case {
+    const char *what;
+    const KernelInfo *info;
+    ViewArg a;
+    const char *expected;
+  };
+  const Case cases[] = {
+      {"inner stride", &info, viewArg(a, {64, 64}, {1, 64}),
+       "kernel 'tma_copy': argument 'a' (TMA): innermost stride must be 1, "
+       "got 64"},
+      {"unaligned row stride", &info, viewArg(a, {64, 64}, {65, 1}),
+       "argument 'a' (TMA): stride 65 in dimension 0 is 130 bytes, not a "
+       "multiple of 16"},
+      {"null pointer", &info, viewArg(0, {64, 64}, {64, 1}), "null pointer"},
+      {"misaligned pointer", &loose, viewArg(a + 8, {64, 64}, {64, 1}),
+       "argument 'a' (TMA): pointer 0x"},
+      {"empty", &info, viewArg(a, {0, 64}, {64, 1}),
+       "size 0 in dimension 0 is out of range"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.what);
+    Status s = rt.launch(kTmaPtx, *c.info, {1, 1, 1}, {c.a, goodC, int64_t(1)});
+    EXPECT_FALSE(s.ok);
+    EXPECT_CONTAINS(s.message, "kernel 'tma_copy'");
+    EXPECT_CONTAINS(s.message, c.expected);
+  }
+  EXPECT_EQ(tmaCalls_(), 0);
+  EXPECT_EQ(get("launches"), 0);
+  EXPECT_EQ(rt.cachedTensorMaps(), 0u);
+}
+
+TEST_F(FakeDriverTest, TensorMapDriverError) {
+  Runtime &rt = create();
+  DevicePtr a = 0, c = 0;
+  ASSERT_TRUE(rt.alloc(1 << 20, a).ok);
+  ASSERT_TRUE(rt.alloc(1 << 20, c).ok);
+  std::vector<Arg> args = {viewArg(a, {300, 200}, {264, 1}),
+                           viewArg(c, {50, 40}, {44, 1}), int64_t(7)};
+  set("tma_error", 1);
+  Status s = rt.launch(kTmaPtx, tmaCopyInfo(), {1, 1, 1}, args);
+  EXPECT_FALSE(s.ok);
+  EXPECT_CONTAINS(s.message, "kernel 'tma_copy': argument 'a' (TMA): "
+                             "cuTensorMapEncodeTiled (data type 9, rank 2");
+  EXPECT_CONTAINS(s.message, "globalDim [200 300], globalStrides [528], "
+                             "boxDim [64 128], swizzle 3");
+  EXPECT_CONTAINS(s.message, "failed: CUDA_ERROR_INVALID_VALUE (invalid "
+                             "argument)");
+  EXPECT_EQ(get("launches"), 0);
+  EXPECT_EQ(rt.cachedTensorMaps(), 0u);
+  // Once the driver accepts, the launch goes through.
+  set("tma_error", 0);
+  EXPECT_TRUE(rt.launch(kTmaPtx, tmaCopyInfo(), {1, 1, 1}, args).ok);
+  EXPECT_EQ(get("launches"), 1);
+}
+
+TEST_F(FakeDriverTest, TensorMapsNeedHopper) {
+  set("cc_major", 8);
+  Runtime &rt = create();
+  DevicePtr a = 0;
+  ASSERT_TRUE(rt.alloc(1 << 20, a).ok);
+  std::string ptx = kTmaPtx;
+  ptx.replace(ptx.find("sm_90a"), 6, "sm_80");
+  Status s = rt.launch(ptx, tmaCopyInfo(), {1, 1, 1},
+                       {viewArg(a, {64, 64}, {64, 1}),
+                        viewArg(a, {64, 64}, {64, 1}), int64_t(1)});
+  EXPECT_FALSE(s.ok);
+  EXPECT_CONTAINS(s.message, "kernel 'tma_copy' uses TMA tensor maps, which "
+                             "need compute capability 9.0");
+  EXPECT_CONTAINS(s.message, "(sm_80)");
+  EXPECT_EQ(tmaCalls_(), 0);
+}
+
+TEST_F(FakeDriverTest, DriverWithoutTensorMaps) {
+  setMissing_("cuTensorMapEncodeTiled");
+  Runtime &rt = create(); // optional: other kernels still run
+  DevicePtr a = 0;
+  ASSERT_TRUE(rt.alloc(1 << 20, a).ok);
+  EXPECT_TRUE(rt.launch(kScalePtx, scaleInfo(), {1, 1, 1},
+                        {viewArg(a, {1}, {1}), viewArg(a, {1}, {1})})
+                  .ok);
+  Status s = rt.launch(kTmaPtx, tmaCopyInfo(), {1, 1, 1},
+                       {viewArg(a, {64, 64}, {64, 1}),
+                        viewArg(a, {64, 64}, {64, 1}), int64_t(1)});
+  EXPECT_FALSE(s.ok);
+  EXPECT_CONTAINS(s.message, "has no cuTensorMapEncodeTiled");
+  EXPECT_EQ(get("launches"), 1);
+}
+
+TEST_F(FakeDriverTest, KernelInfoWithoutItsTensorMaps) {
+  Runtime &rt = create();
+  KernelInfo info = tmaCopyInfo();
+  info.tma.pop_back();
+  Status s = rt.load(kTmaPtx, info);
+  EXPECT_FALSE(s.ok);
+  EXPECT_CONTAINS(s.message, "implies 12 .params");
+  EXPECT_CONTAINS(s.message, "the PTX declares 13");
+  EXPECT_TRUE(rt.load(kTmaPtx, tmaCopyInfo()).ok);
+  // An invalid entry is refused at load time too.
+  info = tmaCopyInfo();
+  info.tma[1].swizzle = 7;
+  s = rt.load(kTmaPtx, info);
+  EXPECT_FALSE(s.ok);
+  EXPECT_CONTAINS(s.message,
+                  "kernel 'tma_copy': tensor map 1 (TMA): swizzle 7");
+}
+
+// Distinct maps beyond the cache's bound: the runtime waits for the GPU,
+// frees them all and starts over, so memory stays bounded.
+TEST_F(FakeDriverTest, TensorMapCacheIsBounded) {
+  Runtime &rt = create();
+  DevicePtr a = 0;
+  ASSERT_TRUE(rt.alloc(1 << 20, a).ok);
+  KernelInfo info = tmaCopyInfo();
+  info.tma.pop_back(); // one map per launch: a's
+  std::string ptx = kTmaPtx;
+  const std::string lastParam =
+      ",\n\t.param .u64 .ptr .align 64 tma_copy_param_12";
+  ptx.erase(ptx.find(lastParam), lastParam.size());
+  const int kLimit = 4096;
+  for (int i = 0; i < kLimit; ++i) {
+    Status s = rt.launch(ptx, info, {1, 1, 1},
+                         {viewArg(a + 16 * i, {64, 64}, {64, 1}),
+                          viewArg(a, {64, 64}, {64, 1}), int64_t(1)},
+                         false);
+    ASSERT_TRUE(s.ok) << s.message;
+  }
+  EXPECT_EQ(rt.cachedTensorMaps(), static_cast<size_t>(kLimit));
+  EXPECT_EQ(get("syncs"), 0);
+  long long live = get("live_allocations");
+  ASSERT_TRUE(rt.launch(ptx, info, {1, 1, 1},
+                        {viewArg(a + 16 * kLimit, {64, 64}, {64, 1}),
+                         viewArg(a, {64, 64}, {64, 1}), int64_t(1)},
+                        false)
+                  .ok);
+  EXPECT_EQ(get("syncs"), 1); // before freeing maps a launch may still read
+  EXPECT_EQ(rt.cachedTensorMaps(), 1u);
+  EXPECT_EQ(get("live_allocations"), live - kLimit + 1);
+  // A map from before is encoded and copied anew.
+  long long copies = get("htod_copies");
+  ASSERT_TRUE(rt.launch(ptx, info, {1, 1, 1},
+                        {viewArg(a, {64, 64}, {64, 1}),
+                         viewArg(a, {64, 64}, {64, 1}), int64_t(1)},
+                        false)
+                  .ok);
+  EXPECT_EQ(get("htod_copies"), copies + 1);
+  EXPECT_EQ(rt.cachedTensorMaps(), 2u);
+}
+
+// The fake checks what cuTensorMapEncodeTiled documents, so that a runtime
+// that passed something else would fail these tests.
+TEST_F(FakeDriverTest, FakeEncodeChecksItsArguments) {
+  using Encode =
+      int (*)(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,
+              const uint32_t *, const uint32_t *, int, int, int, int);
+  using Gpa = int (*)(const char *, void **, int, unsigned long long, int *);
+  auto gpa = reinterpret_cast<Gpa>(dlsym(handle_, "cuGetProcAddress_v2"));
+  ASSERT_NE(gpa, nullptr);
+  void *fn = nullptr;
+  int found = -1;
+  ASSERT_EQ(gpa("cuTensorMapEncodeTiled", &fn, 12000, 0, &found), 0);
+  ASSERT_NE(fn, nullptr);
+  auto encode = reinterpret_cast<Encode>(fn);
+  struct alignas(64) Map {
+    unsigned char bytes[129];
+  } map;
+  uint64_t dim[2] = {64, 64}, stride[1] = {128};
+  uint32_t box[2] = {64, 64}, ones[2] = {1, 1};
+  void *addr = reinterpret_cast<void *>(uintptr_t(0x10000));
+  auto call = [&](int type, unsigned rank, void *address, int swizzle,
+                  void *out) {
+    return encode(out, type, rank, address, dim, stride, box, ones, 0, swizzle,
+                  3, 0);
+  };
+  EXPECT_EQ(call(9, 2, addr, 3, &map), 0);  // 64 bf16 = 128 B
+  EXPECT_EQ(call(9, 2, addr, 2, &map), 1);  // > 64-byte span
+  EXPECT_EQ(call(7, 2, addr, 3, &map), 1);  // 256 B > 128
+  EXPECT_EQ(call(9, 0, addr, 0, &map), 1);  // rank 0
+  EXPECT_EQ(call(9, 6, addr, 0, &map), 1);  // rank 6
+  EXPECT_EQ(call(13, 2, addr, 0, &map), 1); // unknown type
+  EXPECT_EQ(call(9, 2, static_cast<char *>(addr) + 8, 0, &map), 1);
+  EXPECT_EQ(call(9, 2, addr, 0, map.bytes + 1), 1); // map misaligned
+  stride[0] = 120;
+  EXPECT_EQ(call(9, 2, addr, 0, &map), 1); // stride % 16
+  stride[0] = 128;
+  box[1] = 257;
+  EXPECT_EQ(call(9, 2, addr, 0, &map), 1); // box > 256
+  box[0] = 4;
+  box[1] = 4;
+  EXPECT_EQ(call(9, 2, addr, 0, &map), 1); // 8-byte inner box
+  EXPECT_EQ(tmaCalls_(), 11);
 }
 
 } // namespace
