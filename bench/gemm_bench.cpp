@@ -1,14 +1,20 @@
-//===- gemm_bench.cpp - Tessera GEMM against cuBLAS on the GPU
-//-------------===//
+//===- gemm_bench.cpp - Tessera GEMM against cuBLAS on the GPU ------------===//
 //
 //   tessera-gemm-bench KERNEL.ptx KERNEL.json [--sizes 4096,8192]
+//                      [--no-time]
 //
-// Times the compiled Tessera GEMM (bf16 in, f32 out) and cuBLAS
-// (cublasGemmEx, bf16 in, f32 compute and out) on the same inputs in the
-// same run: CUDA events, 3 warm-up calls, median of 10. Inputs are fresh
-// random bf16 (at 8192 each matrix is 128 MB, past the 60 MB L2). Checks
-// the two results agree, then prints TFLOP/s, the ratio to cuBLAS and the
-// fraction of the H200's measured bf16 peak (718 TFLOP/s, DESIGN.md).
+// For each size n (M = N = K = n): fresh random inputs of the kernel's
+// input type (bf16, f16 or f32), the output poisoned with NaN, then
+// - correctness: the Tessera result against a float64 reference computed
+//   on the GPU (cublasDgemm on the same inputs widened to f64), relative
+//   L2 error within the bound of the input/output types; NaN fails;
+// - speed: Tessera and cuBLAS (cublasGemmEx, same types, f32 compute; tf32
+//   tensor cores for f32 inputs, as our f32 mma) timed in the same run with
+//   CUDA events, 3 warm-up calls, median of 10. Reported: TFLOP/s, the
+//   ratio to cuBLAS and the fraction of the H200's dense bf16/f16 Tensor
+//   Core peak (989 TFLOP/s, datasheet; tf32: 494).
+// At 8192 each bf16 input is 128 MB, past the 60 MB L2. The block tile is
+// read from the kernel name (gemm_<in>_<out>_MxNxK).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +28,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -44,9 +51,95 @@ uint16_t toBF16(float f) {
   return uint16_t((x + 0x7fff + ((x >> 16) & 1)) >> 16);
 }
 
+float fromBF16(uint16_t h) {
+  uint32_t x = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+/// f32 -> f16, round to nearest even (inputs here are normal and small).
+uint16_t toF16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000;
+  int32_t exp = int32_t((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mant = x & 0x7fffff;
+  if (exp <= 0)
+    return uint16_t(sign); // |f| < 2^-14 flushes to zero here
+  uint32_t h = sign | (uint32_t(exp) << 10) | (mant >> 13);
+  uint32_t rest = mant & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+    ++h;
+  return uint16_t(h);
+}
+
+float fromF16(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16;
+  int32_t exp = (h >> 10) & 0x1f;
+  uint32_t mant = h & 0x3ff;
+  uint32_t x;
+  if (exp == 0x1f)
+    x = sign | 0x7f800000 | (mant << 13);
+  else if (exp == 0) {
+    float f = std::ldexp(float(mant), -24);
+    std::memcpy(&x, &f, 4);
+    x |= sign;
+  } else
+    x = sign | (uint32_t(exp - 15 + 127) << 23) | (mant << 13);
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+/// Host storage of one matrix in a kernel element type.
+struct Matrix {
+  rt::ScalarType type;
+  std::vector<unsigned char> bytes;
+  std::vector<double> values; // what the bytes hold, widened
+
+  Matrix(rt::ScalarType type, size_t n)
+      : type(type), bytes(n * rt::scalarTypeSize(type)), values(n) {}
+  void set(size_t i, float f) {
+    if (type == rt::ScalarType::bf16) {
+      uint16_t h = toBF16(f);
+      std::memcpy(&bytes[2 * i], &h, 2);
+      values[i] = fromBF16(h);
+    } else if (type == rt::ScalarType::f16) {
+      uint16_t h = toF16(f);
+      std::memcpy(&bytes[2 * i], &h, 2);
+      values[i] = fromF16(h);
+    } else {
+      std::memcpy(&bytes[4 * i], &f, 4);
+      values[i] = f;
+    }
+  }
+  double get(size_t i) const {
+    uint16_t h;
+    float f;
+    switch (type) {
+    case rt::ScalarType::bf16:
+      std::memcpy(&h, &bytes[2 * i], 2);
+      return fromBF16(h);
+    case rt::ScalarType::f16:
+      std::memcpy(&h, &bytes[2 * i], 2);
+      return fromF16(h);
+    default:
+      std::memcpy(&f, &bytes[4 * i], 4);
+      return f;
+    }
+  }
+};
+
+cudaDataType cudaType(rt::ScalarType t) {
+  return t == rt::ScalarType::bf16  ? CUDA_R_16BF
+         : t == rt::ScalarType::f16 ? CUDA_R_16F
+                                    : CUDA_R_32F;
 }
 
 #define CHECK_CUDA(x)                                                          \
@@ -64,24 +157,53 @@ double median(std::vector<double> v) {
 int main(int argc, char **argv) {
   if (argc < 3) {
     std::fprintf(stderr, "usage: tessera-gemm-bench KERNEL.ptx KERNEL.json "
-                         "[--sizes 4096,8192]\n");
+                         "[--sizes 4096,8192] [--no-time]\n");
     return 2;
   }
   std::string ptx = readFile(argv[1]), json = readFile(argv[2]);
   std::vector<int64_t> sizes = {4096, 8192};
-  if (argc >= 5 && std::string(argv[3]) == "--sizes") {
-    sizes.clear();
-    std::stringstream ss(argv[4]);
-    std::string s;
-    while (std::getline(ss, s, ','))
-      sizes.push_back(std::stoll(s));
+  bool timeIt = true;
+  for (int i = 3; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--sizes" && i + 1 < argc) {
+      sizes.clear();
+      std::stringstream ss(argv[++i]);
+      std::string s;
+      while (std::getline(ss, s, ','))
+        sizes.push_back(std::stoll(s));
+    } else if (a == "--no-time") {
+      timeIt = false;
+    } else {
+      std::fprintf(stderr, "unexpected argument '%s'\n", a.c_str());
+      return 2;
+    }
   }
   std::string error;
   auto info = rt::fromJson(json, &error);
-  if (!info) {
+  if (!info || info->args.size() != 3) {
     std::fprintf(stderr, "bad kernel info: %s\n", error.c_str());
     return 2;
   }
+  // The block tile is in the kernel's name (gemm_<in>_<out>_MxNxK).
+  long blockM = 0, blockN = 0, blockK = 0;
+  size_t tileAt = info->name.rfind('_');
+  if (tileAt == std::string::npos ||
+      std::sscanf(info->name.c_str() + tileAt + 1, "%ldx%ldx%ld", &blockM,
+                  &blockN, &blockK) != 3) {
+    std::fprintf(stderr, "kernel name %s does not end in _MxNxK\n",
+                 info->name.c_str());
+    return 2;
+  }
+  const rt::ScalarType in = info->args[0].type, out = info->args[2].type;
+  const bool f32In = in == rt::ScalarType::f32;
+  // Relative L2 bound: f32 accumulation of exact products (~sqrt(K) ulps of
+  // f32) for 16-bit inputs; tf32 input rounding (2^-11) for f32 inputs;
+  // plus the rounding of the output type.
+  const double bound =
+      (f32In ? 2e-3 : 1e-4) + (out == rt::ScalarType::f32   ? 0
+                               : out == rt::ScalarType::f16 ? 1e-3
+                                                            : 8e-3);
+
   std::unique_ptr<rt::Runtime> runtime;
   if (rt::Status st = rt::Runtime::create(runtime); !st) {
     std::printf("SKIP: %s\n", st.message.c_str());
@@ -92,90 +214,124 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "cublasCreate failed\n");
     return 1;
   }
-  std::printf("device %s; kernel %s (%d warps, %d B shared)\n",
+  std::printf("device %s; kernel %s (%d warps, %d B shared, %zu tensor maps)\n",
               runtime->deviceName().c_str(), info->name.c_str(), info->numWarps,
-              info->sharedBytes);
-  std::printf("%-6s %12s %12s %10s %10s %10s %10s\n", "size", "tessera ms",
-              "cuBLAS ms", "tessera TF", "cuBLAS TF", "ratio", "rel diff");
-  const double peak = 718.0;
-  std::mt19937 rng(42);
+              info->sharedBytes, info->tma.size());
+  std::printf("%-6s %10s %10s %10s %10s %8s %8s %10s %8s\n", "size",
+              "tessera ms", "cuBLAS ms", "tessera TF", "cuBLAS TF", "ratio",
+              "of peak", "rel err", "bound");
+  const double peak = f32In ? 494.0 : 989.0;
+  std::mt19937 rng(std::random_device{}());
   std::uniform_real_distribution<float> dist(-1, 1);
   int failures = 0;
   for (int64_t n : sizes) {
     const int64_t m = n, k = n;
-    std::vector<uint16_t> ha(m * k), hb(k * n);
-    for (auto &v : ha)
-      v = toBF16(dist(rng));
-    for (auto &v : hb)
-      v = toBF16(dist(rng));
-    rt::DevicePtr a = 0, b = 0, c = 0, cref = 0;
-    size_t abytes = ha.size() * 2, bbytes = hb.size() * 2, cbytes = m * n * 4;
-    if (!runtime->alloc(abytes, a) || !runtime->alloc(bbytes, b) ||
-        !runtime->alloc(cbytes, c) || !runtime->alloc(cbytes, cref) ||
-        !runtime->copyToDevice(a, ha.data(), abytes) ||
-        !runtime->copyToDevice(b, hb.data(), bbytes)) {
+    Matrix ha(in, m * k), hb(in, k * n);
+    for (int64_t i = 0; i < m * k; ++i)
+      ha.set(i, dist(rng));
+    for (int64_t i = 0; i < k * n; ++i)
+      hb.set(i, dist(rng));
+    const size_t cbytes = m * n * rt::scalarTypeSize(out);
+    rt::DevicePtr a = 0, b = 0, c = 0, cref = 0, a64 = 0, b64 = 0, c64 = 0;
+    if (!runtime->alloc(ha.bytes.size(), a) ||
+        !runtime->alloc(hb.bytes.size(), b) || !runtime->alloc(cbytes, c) ||
+        !runtime->alloc(m * n * 4, cref) || !runtime->alloc(m * k * 8, a64) ||
+        !runtime->alloc(k * n * 8, b64) || !runtime->alloc(m * n * 8, c64) ||
+        !runtime->copyToDevice(a, ha.bytes.data(), ha.bytes.size()) ||
+        !runtime->copyToDevice(b, hb.bytes.data(), hb.bytes.size()) ||
+        !runtime->copyToDevice(a64, ha.values.data(), m * k * 8) ||
+        !runtime->copyToDevice(b64, hb.values.data(), k * n * 8)) {
       std::fprintf(stderr, "allocation failed at %lld\n", (long long)n);
       return 1;
     }
-    std::array<int64_t, 3> grid = {(m + 63) / 64, (n + 63) / 64, 1};
+    // Poison the output (all-ones bytes: NaN in every float type).
+    CHECK_CUDA(cudaMemset(reinterpret_cast<void *>(c), 0xff, cbytes));
+    std::array<int64_t, 3> grid = {(m + blockM - 1) / blockM,
+                                   (n + blockN - 1) / blockN, 1};
     std::vector<rt::Arg> args = {rt::ViewArg{a, {m, k}, {k, 1}},
                                  rt::ViewArg{b, {k, n}, {n, 1}},
                                  rt::ViewArg{c, {m, n}, {n, 1}}};
-    std::vector<double> ours, theirs;
-    rt::Status st = runtime->time(
-        [&] { return runtime->launch(ptx, *info, grid, args, false); }, 3, 10,
-        ours);
-    if (!st) {
+    if (rt::Status st = runtime->launch(ptx, *info, grid, args, true); !st) {
       std::fprintf(stderr, "tessera GEMM failed: %s\n", st.message.c_str());
       return 1;
     }
-    // cuBLAS is column-major: C^T (n x m) = B^T (n x k) * A^T (k x m).
-    float one = 1, zero = 0;
-    auto gemm = [&] {
-      return cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(m),
-                          int(k), &one, reinterpret_cast<void *>(b),
-                          CUDA_R_16BF, int(n), reinterpret_cast<void *>(a),
-                          CUDA_R_16BF, int(k), &zero,
-                          reinterpret_cast<void *>(cref), CUDA_R_32F, int(n),
-                          CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-    };
-    cudaEvent_t e0, e1;
-    CHECK_CUDA(cudaEventCreate(&e0));
-    CHECK_CUDA(cudaEventCreate(&e1));
-    for (int i = 0; i < 13; ++i) {
-      CHECK_CUDA(cudaEventRecord(e0));
-      if (gemm() != CUBLAS_STATUS_SUCCESS) {
-        std::fprintf(stderr, "cublasGemmEx failed\n");
+    // The float64 reference on the GPU; cuBLAS is column-major:
+    // C^T (n x m) = B^T (n x k) * A^T (k x m).
+    double one64 = 1, zero64 = 0;
+    if (cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(m), int(k),
+                    &one64, reinterpret_cast<double *>(b64), int(n),
+                    reinterpret_cast<double *>(a64), int(k), &zero64,
+                    reinterpret_cast<double *>(c64),
+                    int(n)) != CUBLAS_STATUS_SUCCESS) {
+      std::fprintf(stderr, "cublasDgemm failed\n");
+      return 1;
+    }
+    Matrix hc(out, m * n);
+    std::vector<double> ref(m * n);
+    (void)runtime->copyToHost(hc.bytes.data(), c, cbytes);
+    (void)runtime->copyToHost(ref.data(), c64, m * n * 8);
+    double num = 0, den = 0;
+    bool nan = false;
+    for (int64_t i = 0; i < m * n; ++i) {
+      double v = hc.get(i);
+      nan |= std::isnan(v);
+      num += (v - ref[i]) * (v - ref[i]);
+      den += ref[i] * ref[i];
+    }
+    double err =
+        nan ? std::numeric_limits<double>::quiet_NaN() : std::sqrt(num / den);
+    bool ok = !nan && err <= bound;
+    failures += !ok;
+
+    double tOurs = 0, tTheirs = 0;
+    if (timeIt) {
+      std::vector<double> ours, theirs;
+      rt::Status st = runtime->time(
+          [&] { return runtime->launch(ptx, *info, grid, args, false); }, 3, 10,
+          ours);
+      if (!st) {
+        std::fprintf(stderr, "tessera GEMM failed: %s\n", st.message.c_str());
         return 1;
       }
-      CHECK_CUDA(cudaEventRecord(e1));
-      CHECK_CUDA(cudaEventSynchronize(e1));
-      float ms = 0;
-      CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-      if (i >= 3)
-        theirs.push_back(ms);
+      float one = 1, zero = 0;
+      auto gemm = [&] {
+        return cublasGemmEx(
+            handle, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(m), int(k), &one,
+            reinterpret_cast<void *>(b), cudaType(in), int(n),
+            reinterpret_cast<void *>(a), cudaType(in), int(k), &zero,
+            reinterpret_cast<void *>(cref), CUDA_R_32F, int(n),
+            f32In ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F,
+            CUBLAS_GEMM_DEFAULT);
+      };
+      cudaEvent_t e0, e1;
+      CHECK_CUDA(cudaEventCreate(&e0));
+      CHECK_CUDA(cudaEventCreate(&e1));
+      for (int i = 0; i < 13; ++i) {
+        CHECK_CUDA(cudaEventRecord(e0));
+        if (gemm() != CUBLAS_STATUS_SUCCESS) {
+          std::fprintf(stderr, "cublasGemmEx failed\n");
+          return 1;
+        }
+        CHECK_CUDA(cudaEventRecord(e1));
+        CHECK_CUDA(cudaEventSynchronize(e1));
+        float ms = 0;
+        CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+        if (i >= 3)
+          theirs.push_back(ms);
+      }
+      tOurs = median(ours);
+      tTheirs = median(theirs);
     }
-    std::vector<float> hc(m * n), hr(m * n);
-    (void)runtime->copyToHost(hc.data(), c, cbytes);
-    (void)runtime->copyToHost(hr.data(), cref, cbytes);
-    double num = 0, den = 0;
-    for (size_t i = 0; i < hc.size(); ++i) {
-      num += double(hc[i] - hr[i]) * (hc[i] - hr[i]);
-      den += double(hr[i]) * hr[i];
-    }
-    double diff = std::sqrt(num / den);
-    failures += !(diff < 1e-4);
-    double flops = 2.0 * m * n * k;
-    double tOurs = median(ours), tTheirs = median(theirs);
-    double tfOurs = flops / tOurs / 1e9, tfTheirs = flops / tTheirs / 1e9;
-    std::printf("%-6lld %12.3f %12.3f %10.1f %10.1f %9.1f%% %10.2e  (peak "
-                "%.1f%%)\n",
+    const double flops = 2.0 * m * n * k;
+    const double tfOurs = tOurs ? flops / tOurs / 1e9 : 0,
+                 tfTheirs = tTheirs ? flops / tTheirs / 1e9 : 0;
+    std::printf("%-6lld %10.3f %10.3f %10.1f %10.1f %7.1f%% %7.1f%% %10.2e "
+                "%8.0e %s\n",
                 (long long)n, tOurs, tTheirs, tfOurs, tfTheirs,
-                100.0 * tfOurs / tfTheirs, diff, 100.0 * tfOurs / peak);
-    (void)runtime->free(a);
-    (void)runtime->free(b);
-    (void)runtime->free(c);
-    (void)runtime->free(cref);
+                tfTheirs ? 100.0 * tfOurs / tfTheirs : 0, 100.0 * tfOurs / peak,
+                err, bound, ok ? "ok" : "FAIL");
+    for (rt::DevicePtr p : {a, b, c, cref, a64, b64, c64})
+      (void)runtime->free(p);
   }
   cublasDestroy(handle);
   return failures ? 1 : 0;

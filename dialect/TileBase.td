@@ -205,6 +205,60 @@ def Tile_SharedLayoutAttr : AttrDef<Tile_Dialect, "SharedLayout"> {
   }];
 }
 
+def Tile_NvmmaSharedLayoutAttr : AttrDef<Tile_Dialect, "NvmmaSharedLayout"> {
+  let mnemonic = "nvmma_shared";
+  let summary = "the shared-memory layout of Tensor Core (wgmma) and TMA tiles";
+  let description = [{
+    A 2-D `R x C` tile (row-major, C contiguous) cut along C into slabs of
+    `swizzle` bytes; slab `s` holds columns `[s*W, (s+1)*W)` (W = swizzle /
+    element bytes) as R rows of `swizzle` bytes, slabs one after another.
+    Within a slab the 16-byte chunks of row r are XOR-swizzled by
+    `(r / (128 / swizzle)) % (swizzle / 16)`: the pattern TMA writes with
+    `CU_TENSOR_MAP_SWIZZLE_<swizzle>B` and wgmma descriptors read with the
+    same swizzle mode. A leading stage dimension (`S x R x C`) stacks S such
+    tiles. Base addresses are 1024-byte aligned.
+
+    ```mlir
+    !tile.smem<3x128x64xbf16, #tile.nvmma_shared<swizzle = 128>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$swizzle);
+  let assemblyFormat = "`<` `swizzle` `=` $swizzle `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Byte offset of (row, col) in a rows x cols tile of `elementBytes`.
+    int64_t offsetBytes(int64_t row, int64_t col, int64_t rows,
+                        int64_t elementBytes) const;
+  }];
+}
+
+def Tile_SharedMemType : TypeDef<Tile_Dialect, "SharedMem"> {
+  let mnemonic = "smem";
+  let summary = "a buffer in shared memory (level 2)";
+  let description = [{
+    A statically sized buffer in the CTA's shared memory, created by
+    `tile.local_alloc` (tiles) or `tile.barrier_alloc` (mbarriers,
+    `!tile.smem<Nxi64>`). The optional encoding is its layout; without one
+    it is dense row-major.
+
+    ```mlir
+    !tile.smem<128x64xbf16, #tile.nvmma_shared<swizzle = 128>>
+    !tile.smem<3xi64>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        "::mlir::Attribute":$encoding);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getShape().size(); }
+    int64_t getNumElements() const;
+    /// Bytes the buffer takes.
+    int64_t getSizeInBytes() const;
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Type constraints
 //===----------------------------------------------------------------------===//

@@ -181,6 +181,25 @@ int64_t SharedLayoutAttr::offset(int64_t row, int64_t col, int64_t cols) const {
   return row * cols + group * vec + col % vec;
 }
 
+LogicalResult
+NvmmaSharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              unsigned swizzle) {
+  if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "swizzle must be 32, 64 or 128 bytes, got "
+                       << swizzle;
+  return success();
+}
+
+int64_t NvmmaSharedLayoutAttr::offsetBytes(int64_t row, int64_t col,
+                                           int64_t rows,
+                                           int64_t elementBytes) const {
+  const int64_t span = getSwizzle(), perSlab = span / elementBytes;
+  const int64_t slab = col / perSlab, byte = (col % perSlab) * elementBytes;
+  const int64_t phase = (row / (128 / span)) % (span / 16);
+  return slab * rows * span + row * span + (((byte / 16) ^ phase) * 16) +
+         byte % 16;
+}
+
 //===----------------------------------------------------------------------===//
 // BlockedLayoutAttr
 //===----------------------------------------------------------------------===//
@@ -258,5 +277,87 @@ LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError()
            << "unsupported view element type " << elementType
            << " (expected f16, bf16, f32, f64 or i1/i8/i16/i32/i64)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SharedMemType
+//===----------------------------------------------------------------------===//
+
+Type SharedMemType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  Attribute encoding;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return {};
+  if (succeeded(parser.parseOptionalComma()) && parser.parseAttribute(encoding))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<SharedMemType>(parser.getContext(), shape,
+                                          elementType, encoding);
+}
+
+void SharedMemType::print(AsmPrinter &printer) const {
+  printer << "<";
+  printer.printDimensionList(getShape());
+  printer << "x" << getElementType();
+  if (getEncoding())
+    printer << ", " << getEncoding();
+  printer << ">";
+}
+
+int64_t SharedMemType::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : getShape())
+    n *= d;
+  return n;
+}
+
+int64_t SharedMemType::getSizeInBytes() const {
+  return getNumElements() *
+         std::max<int64_t>(1, getElementType().getIntOrFloatBitWidth() / 8);
+}
+
+LogicalResult
+SharedMemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                      ArrayRef<int64_t> shape, Type elementType,
+                      Attribute encoding) {
+  if (shape.empty())
+    return emitError() << "a shared-memory buffer has rank 1 or more";
+  for (int64_t dim : shape)
+    if (dim <= 0)
+      return emitError() << "shared-memory dimensions must be positive, got "
+                         << dim;
+  if (!isTileElementType(elementType) || isa<FloatTF32Type>(elementType))
+    return emitError() << "unsupported shared-memory element type "
+                       << elementType;
+  if (!encoding)
+    return success();
+  auto nvmma = dyn_cast<NvmmaSharedLayoutAttr>(encoding);
+  if (!nvmma)
+    return emitError() << "shared-memory encoding must be "
+                          "#tile.nvmma_shared, got "
+                       << encoding;
+  if (shape.size() != 2 && shape.size() != 3)
+    return emitError() << "#tile.nvmma_shared buffers are R x C or "
+                          "stages x R x C";
+  unsigned bits = elementType.getIntOrFloatBitWidth();
+  if (!isa<FloatType>(elementType) || (bits != 16 && bits != 32))
+    return emitError() << "#tile.nvmma_shared holds 16- or 32-bit floats, "
+                          "got "
+                       << elementType;
+  const int64_t span = nvmma.getSwizzle();
+  const int64_t rows = shape[shape.size() - 2], cols = shape[shape.size() - 1];
+  if ((cols * bits / 8) % span != 0)
+    return emitError() << "rows of " << cols << " x " << elementType
+                       << " are not a multiple of the " << span
+                       << "-byte swizzle";
+  if (rows % (1024 / span) != 0)
+    return emitError() << "a " << span << "-byte swizzle needs a multiple of "
+                       << 1024 / span << " rows, got " << rows;
   return success();
 }

@@ -127,7 +127,7 @@ LogicalResult KernelOp::verifyRegions() {
                "i1/i8/i16/i32/i64 element type";
         return WalkResult::interrupt();
       }
-      if (!isa<ShapedType>(type) && !type.isIndex() &&
+      if (!isa<ShapedType, SharedMemType>(type) && !type.isIndex() &&
           !isTileElementType(type)) {
         op->emitOpError("produces a scalar of type ")
             << type
@@ -504,3 +504,110 @@ OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
 
 #define GET_OP_CLASSES
 #include "dialect/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared memory, mbarriers, TMA and wgmma
+//===----------------------------------------------------------------------===//
+
+static bool isBarrierArray(SharedMemType type) {
+  return type.getRank() == 1 && type.getElementType().isInteger(64) &&
+         !type.getEncoding();
+}
+
+LogicalResult LocalAllocOp::verify() {
+  SharedMemType buffer = getResult().getType();
+  if (!getInit())
+    return success();
+  auto init = cast<RankedTensorType>(getInit().getType());
+  if (init.getShape() != buffer.getShape() ||
+      init.getElementType() != buffer.getElementType())
+    return emitOpError("the tile (") << init << ") and the buffer (" << buffer
+                                     << ") differ in shape or element type";
+  if (!getLayout(init))
+    return emitOpError("the tile needs a layout (level 2)");
+  return success();
+}
+
+LogicalResult LocalIndexOp::verify() {
+  SharedMemType buffer = getBuffer().getType(), stage = getResult().getType();
+  if (buffer.getRank() != stage.getRank() + 1 ||
+      buffer.getShape().drop_front() != stage.getShape() ||
+      buffer.getElementType() != stage.getElementType() ||
+      buffer.getEncoding() != stage.getEncoding())
+    return emitOpError("the result must be one stage of the buffer: ")
+           << buffer << " has no stage of type " << stage;
+  return success();
+}
+
+LogicalResult BarrierAllocOp::verify() {
+  if (!isBarrierArray(getResult().getType()))
+    return emitOpError("mbarriers are a !tile.smem<Nxi64>, got ")
+           << getResult().getType();
+  return success();
+}
+
+LogicalResult BarrierWaitOp::verify() {
+  if (!isBarrierArray(getBarriers().getType()))
+    return emitOpError("expected mbarriers (!tile.smem<Nxi64>), got ")
+           << getBarriers().getType();
+  return success();
+}
+
+LogicalResult AsyncLoadOp::verify() {
+  ViewType view = getView().getType();
+  SharedMemType dest = getDest().getType();
+  if (getIndices().size() != size_t(view.getRank()))
+    return emitOpError("expected ")
+           << view.getRank() << " indices for a rank-" << view.getRank()
+           << " view, got " << getIndices().size();
+  if (dest.getRank() != view.getRank() || dest.getRank() != 2)
+    return emitOpError("TMA copies a 2-D tile of a 2-D view here, got ")
+           << dest;
+  if (dest.getElementType() != view.getElementType())
+    return emitOpError("the view holds ")
+           << view.getElementType() << " but the buffer "
+           << dest.getElementType();
+  if (!isa_and_nonnull<NvmmaSharedLayoutAttr>(dest.getEncoding()))
+    return emitOpError("the destination needs a #tile.nvmma_shared layout");
+  for (int64_t d : dest.getShape())
+    if (d > 256)
+      return emitOpError("a TMA box dimension is at most 256, got ") << d;
+  if (!isBarrierArray(getBarriers().getType()))
+    return emitOpError("expected mbarriers (!tile.smem<Nxi64>), got ")
+           << getBarriers().getType();
+  auto arg = dyn_cast<BlockArgument>(getView());
+  if (!arg || !isa<KernelOp>(arg.getOwner()->getParentOp()))
+    return emitOpError("the view must be an argument of the kernel (its "
+                       "tensor map is encoded at launch)");
+  return success();
+}
+
+LogicalResult WarpgroupMmaOp::verify() {
+  SharedMemType a = getA().getType(), b = getB().getType();
+  RankedTensorType c = getAcc().getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("operands must be 2-D");
+  if (a.getShape()[1] != b.getShape()[0] ||
+      c.getDimSize(0) != a.getShape()[0] || c.getDimSize(1) != b.getShape()[1])
+    return emitOpError("shapes do not compose: ")
+           << a << " * " << b << " + " << c;
+  Type in = a.getElementType();
+  if (in != b.getElementType() || !isa<BFloat16Type, Float16Type>(in))
+    return emitOpError("operands must both be bf16 or both f16");
+  if (!isa_and_nonnull<NvmmaSharedLayoutAttr>(a.getEncoding()) ||
+      !isa_and_nonnull<NvmmaSharedLayoutAttr>(b.getEncoding()))
+    return emitOpError("operands need #tile.nvmma_shared layouts");
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.getEncoding());
+  if (!c.getElementType().isF32() || !mma || mma.getVersion() != 3)
+    return emitOpError("the accumulator must be f32 in a version 3 mma "
+                       "layout, got ")
+           << c;
+  if (a.getShape()[1] % 16 != 0)
+    return emitOpError("K must be a multiple of 16, got ") << a.getShape()[1];
+  if (c.getDimSize(0) % (16 * int64_t(mma.getWarpsPerCTA()[0])) != 0 ||
+      mma.getWarpsPerCTA()[0] % 4 != 0 || mma.getWarpsPerCTA()[1] != 1 ||
+      c.getDimSize(1) % mma.getInstrShape()[1] != 0)
+    return emitOpError("the accumulator layout must stack whole warpgroups "
+                       "along M and tile N by the instruction");
+  return success();
+}

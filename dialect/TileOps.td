@@ -364,4 +364,170 @@ def Tile_SplatOp : Tile_Op<"splat", [Pure,
   let hasFolder = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Shared memory, mbarriers, TMA and wgmma (level 2, made by passes)
+//===----------------------------------------------------------------------===//
+
+def Tile_SharedMem : Type<CPred<"::llvm::isa<::tessera::tile::SharedMemType>($_self)">,
+    "shared-memory buffer", "::tessera::tile::SharedMemType">;
+
+def Tile_LocalAllocOp : Tile_Op<"local_alloc"> {
+  let summary = "a shared-memory buffer, optionally filled from a tile";
+  let description = [{
+    Allocates a buffer in the CTA's shared memory for the whole kernel. With
+    `init`, every thread writes the elements it holds (in `init`'s layout)
+    to the buffer's layout, then the writes are made visible to the async
+    proxy (`fence.proxy.async`) and to every thread (a CTA barrier), so
+    wgmma and TMA may use the buffer right away.
+
+    ```mlir
+    %s = tile.local_alloc %a : tensor<128x64xbf16, #blocked>
+        -> !tile.smem<128x64xbf16, #tile.nvmma_shared<swizzle = 128>>
+    %ring = tile.local_alloc
+        : !tile.smem<3x128x64xbf16, #tile.nvmma_shared<swizzle = 128>>
+    ```
+  }];
+  let arguments = (ins Optional<Tile_Tile>:$init);
+  let results = (outs Tile_SharedMem:$result);
+  let assemblyFormat = [{
+    ($init^ `:` type($init) `->`) : (`:`)? qualified(type($result)) attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_LocalIndexOp : Tile_Op<"local_index", [Pure]> {
+  let summary = "one stage of a multi-stage shared-memory buffer";
+  let description = [{
+    `%buf[%i]` of an `S x R x C` buffer is its `R x C` stage `i` (the index
+    is not checked at run time; `0 <= i < S` is the producer's promise).
+
+    ```mlir
+    %s = tile.local_index %ring[%i] : !tile.smem<3x128x64xbf16, #nv>
+        -> !tile.smem<128x64xbf16, #nv>
+    ```
+  }];
+  let arguments = (ins Tile_SharedMem:$buffer, Index:$index);
+  let results = (outs Tile_SharedMem:$result);
+  let assemblyFormat = [{
+    $buffer `[` $index `]` attr-dict `:` qualified(type($buffer)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierAllocOp : Tile_Op<"barrier_alloc"> {
+  let summary = "an array of initialised mbarriers in shared memory";
+  let description = [{
+    `N` mbarriers (`!tile.smem<Nxi64>`), each expecting `count` arrivals
+    per phase; initialised by one thread, then fenced and made visible to
+    every thread of the CTA.
+
+    ```mlir
+    %full = tile.barrier_alloc count 1 : !tile.smem<3xi64>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$count);
+  let results = (outs Tile_SharedMem:$result);
+  let assemblyFormat = "`count` $count attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierWaitOp : Tile_Op<"barrier_wait"> {
+  let summary = "wait until an mbarrier completes the phase of a parity";
+  let description = [{
+    Blocks the thread until mbarrier `%bars[%i]` has completed the phase
+    whose parity is `phase` (0 or 1; `mbarrier.try_wait.parity` in a loop).
+
+    ```mlir
+    tile.barrier_wait %full[%s], %phase : !tile.smem<3xi64>
+    ```
+  }];
+  let arguments = (ins Tile_SharedMem:$barriers, Index:$index, I1:$phase);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $phase attr-dict `:` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncLoadOp : Tile_Op<"async_load", [Tile_InKernel]> {
+  let summary = "TMA copy of a tile from a global view into shared memory";
+  let description = [{
+    Copies the tile at tile indices `indices` of `view` (the box is the
+    destination's shape; out-of-bounds elements read as zero) into `dest`
+    with `cp.async.bulk.tensor`, one thread issuing it. The copy completes
+    on mbarrier `%bars[%i]`: the issuing thread arrives on it expecting the
+    destination's bytes. `view` must be a kernel argument: the runtime
+    encodes its tensor map at launch (`tile.tma` on the kernel lists them).
+    `cache` becomes the TMA L2 cache hint.
+
+    ```mlir
+    tile.async_load %a[%m, %k] into %sa, %full[%s]
+        : !tile.view<?x?xbf16> -> !tile.smem<128x64xbf16, #nv>, !tile.smem<3xi64>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<Index>:$indices,
+                       Tile_SharedMem:$dest, Tile_SharedMem:$barriers,
+                       Index:$barrierIndex,
+                       OptionalAttr<Tile_CachePolicy>:$cache);
+  let assemblyFormat = [{
+    $view `[` $indices `]` `into` $dest `,` $barriers `[` $barrierIndex `]`
+    (`cache` `(` $cache^ `)`)? attr-dict
+    `:` qualified(type($view)) `->` qualified(type($dest)) `,` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma",
+    [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "asynchronous Tensor Core mma with operands in shared memory";
+  let description = [{
+    `result = a * b + acc` with `wgmma.mma_async` (sm_90a): `a` (M x K) and
+    `b` (K x N) in `#tile.nvmma_shared` buffers, the accumulator in the
+    version 3 mma layout. The instructions are issued and committed as one
+    group but not waited for: `tile.warpgroup_mma_wait` must come before
+    the result is read by anything but another warpgroup_mma.
+
+    ```mlir
+    %d = tile.warpgroup_mma %sa, %sb, %acc : !tile.smem<128x64xbf16, #nv>,
+        !tile.smem<64x256xbf16, #nv>, tensor<128x256xf32, #mma3>
+    ```
+  }];
+  let arguments = (ins Tile_SharedMem:$a, Tile_SharedMem:$b,
+                       Tile_FloatTile:$acc);
+  let results = (outs Tile_FloatTile:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,`
+    type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WarpgroupMmaWaitOp : Tile_Op<"warpgroup_mma_wait",
+    [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "wait for all but `pending` wgmma groups of this warpgroup";
+  let description = [{
+    `wgmma.wait_group pending`: the accumulator that comes out is safe to
+    read once `pending` is 0; with `pending = 1` the group just issued may
+    still run while the one before it is complete (its shared-memory
+    operands may be overwritten).
+
+    ```mlir
+    %d = tile.warpgroup_mma_wait %acc pending 0 : tensor<128x256xf32, #mma3>
+    ```
+  }];
+  let arguments = (ins Tile_FloatTile:$acc,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let results = (outs Tile_FloatTile:$result);
+  let assemblyFormat = "$acc `pending` $pending attr-dict `:` type($acc)";
+}
+
+def Tile_SyncThreadsOp : Tile_Op<"sync_threads"> {
+  let summary = "a barrier across every thread of the CTA";
+  let description = [{
+    ```mlir
+    tile.sync_threads
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TESSERA_TILE_OPS

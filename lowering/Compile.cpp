@@ -5,6 +5,7 @@
 
 #include "dialect/TileOps.h"
 #include "lowering/LoweringPasses.h"
+#include "lowering/LoweringUtils.h"
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -31,11 +32,20 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   if (options.latencyHints)
     pm.addPass(tile::createTileInsertLatencyHints());
   pm.addPass(tile::createTileAssignLayouts(layouts));
-  pm.addPass(tile::createTileAccelerateMma());
+  tile::TileAccelerateMmaOptions mma;
+  mma.target = options.target;
+  pm.addPass(tile::createTileAccelerateMma(mma));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tile::createTileRemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (options.pipeline && options.target == "sm_90a") {
+    tile::TilePipelineOptions pipeline;
+    pipeline.stages = options.stages;
+    pm.addPass(tile::createTilePipeline(pipeline));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
   pm.addPass(createConvertTileToLLVM());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createTileFinalizeLLVM());
@@ -123,10 +133,18 @@ FailureOr<CompiledModule> compileToPtx(ModuleOp module,
       return failure();
     }
   }
-  for (rt::KernelInfo &info : out.kernels)
-    if (auto fn = lowered->lookupSymbol<LLVM::LLVMFuncOp>(info.name))
-      if (auto bytes = fn->getAttrOfType<IntegerAttr>("tile.shared_bytes"))
-        info.sharedBytes = int(bytes.getInt());
+  for (rt::KernelInfo &info : out.kernels) {
+    auto fn = lowered->lookupSymbol<LLVM::LLVMFuncOp>(info.name);
+    if (!fn)
+      continue;
+    if (auto bytes = fn->getAttrOfType<IntegerAttr>("tile.shared_bytes"))
+      info.sharedBytes = int(bytes.getInt());
+    if (auto maps = fn->getAttrOfType<ArrayAttr>(kTmaAttrName))
+      for (Attribute map : maps) {
+        ArrayRef<int64_t> e = cast<DenseI64ArrayAttr>(map).asArrayRef();
+        info.tma.push_back({int(e[0]), {e[1], e[2]}, int(e[3])});
+      }
+  }
   FailureOr<std::string> ptx = emitPtx(*lowered, options.target, error);
   if (failed(ptx))
     return failure();

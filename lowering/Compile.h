@@ -22,6 +22,10 @@ struct CompileOptions {
   /// the bf16 GEMM slower on the H200 (39.7 vs 43.9 TFLOP/s at 8192^3,
   /// bench/RESULTS.md); it comes on with tile-pipeline.
   bool latencyHints = false;
+  /// Run tile-pipeline (sm_90a): TMA prefetch of the wgmma operands.
+  bool pipeline = true;
+  /// Stages tile-pipeline uses when the loads carry no latency hint.
+  unsigned stages = 4;
 };
 
 struct CompiledModule {

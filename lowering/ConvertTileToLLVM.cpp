@@ -49,8 +49,7 @@ struct ConvertTileToLLVMPass
       kernel.walk([&](Operation *op) {
         bytes = std::max(bytes, sharedScratchBytes(op));
       });
-      kernel->setAttr("tile.shared_bytes",
-                      IntegerAttr::get(IntegerType::get(ctx, 64), bytes));
+      assignSharedMemory(kernel, bytes);
     });
 
     TileTypeConverter converter(ctx);
@@ -66,6 +65,7 @@ struct ConvertTileToLLVMPass
     populateMemoryToLLVMPatterns(converter, patterns);
     populateElementwiseToLLVMPatterns(converter, patterns);
     populateExchangeToLLVMPatterns(converter, patterns);
+    populateAsyncToLLVMPatterns(converter, patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -36,6 +36,10 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
         params.push_back(getTypeConverter()->convertType(t));
       }
     }
+    // Tensor maps of the TMA copies, after the regular parameters.
+    auto maps = op->getAttrOfType<ArrayAttr>(kTmaAttrName);
+    if (maps)
+      params.append(maps.size(), i64);
     auto fnType =
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);
     auto fn = LLVM::LLVMFuncOp::create(rewriter, loc, op.getSymName(), fnType);
@@ -45,6 +49,8 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
                 rewriter.getDenseI32ArrayAttr({int32_t(numWarps * 32), 1, 1}));
     if (auto bytes = op->getAttrOfType<IntegerAttr>("tile.shared_bytes"))
       fn->setAttr("tile.shared_bytes", bytes);
+    if (maps)
+      fn->setAttr(kTmaAttrName, maps);
 
     Block *entry = fn.addEntryBlock(rewriter);
     rewriter.setInsertionPointToStart(entry);

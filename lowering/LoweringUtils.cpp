@@ -32,6 +32,9 @@ TileTypeConverter::TileTypeConverter(MLIRContext *context)
     SmallVector<Type> fields(layout.numRegisters(), element);
     return LLVM::LLVMStructType::getLiteral(type.getContext(), fields);
   });
+  addConversion([](tile::SharedMemType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), kSharedSpace);
+  });
   addConversion([](tile::ViewType type) -> Type {
     MLIRContext *ctx = type.getContext();
     SmallVector<Type> fields = {LLVM::LLVMPointerType::get(ctx, kGlobalSpace)};
@@ -185,7 +188,7 @@ Value sharedMemoryBase(OpBuilder &b, Location loc, Operation *anchor) {
     auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
     LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/false,
                            LLVM::Linkage::External, kSharedMemorySymbol,
-                           Attribute(), /*alignment=*/16, kSharedSpace);
+                           Attribute(), /*alignment=*/1024, kSharedSpace);
   }
   return LLVM::AddressOfOp::create(
       b, loc, LLVM::LLVMPointerType::get(ctx, kSharedSpace),

@@ -25,6 +25,10 @@ inline constexpr unsigned kGlobalSpace = 1, kSharedSpace = 3;
 /// The symbol of the dynamic shared memory a kernel's scratch lives in.
 inline constexpr const char *kSharedMemorySymbol = "tessera_smem";
 
+/// The kernel attribute listing the tensor maps of its TMA copies; each is
+/// passed as a trailing u64 parameter (runtime/KernelInfo.h).
+inline constexpr const char *kTmaAttrName = "tile.tma";
+
 /// Converts level-2 tile types: a tile with a layout becomes an
 /// !llvm.struct of the elements one thread holds; a view becomes
 /// !llvm.struct<(ptr<1>, i64 x rank sizes, i64 x rank strides)>; index is i64.

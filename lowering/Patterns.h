@@ -27,8 +27,18 @@ void populateExchangeToLLVMPatterns(TileTypeConverter &converter,
 void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 
+/// Shared-memory buffers, mbarriers, TMA copies and wgmma.
+void populateAsyncToLLVMPatterns(TileTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+
 /// Bytes of shared-memory scratch `op` needs (0 for ops that need none).
 int64_t sharedScratchBytes(mlir::Operation *op);
+
+/// Places the kernel's shared-memory buffers after `scratchBytes` of
+/// exchange scratch (sets `tile.shared_bytes` to the total) and numbers the
+/// tensor maps its TMA copies need (`tile.tma` on the kernel: one
+/// [argument, box rows, box cols, swizzle] per map).
+void assignSharedMemory(tile::KernelOp kernel, int64_t scratchBytes);
 
 } // namespace tessera::lowering
 

@@ -40,19 +40,80 @@ RankedTensorType withLayout(RankedTensorType t, Attribute layout) {
   return RankedTensorType::get(t.getShape(), t.getElementType(), layout);
 }
 
+/// The widest wgmma/TMA swizzle (128, 64 or 32 bytes) a rows x cols tile of
+/// `elementBytes` allows, or 0 when none does.
+unsigned swizzleFor(int64_t rows, int64_t cols, int64_t elementBytes) {
+  for (unsigned span : {128u, 64u, 32u})
+    if ((cols * elementBytes) % span == 0 && rows % (1024 / span) == 0)
+      return span;
+  return 0;
+}
+
+/// The wgmma instruction N for an M x N x K mma on `numWarps` warps stacked
+/// along M in warpgroups, or 0 when wgmma cannot take it.
+int64_t wgmmaInstrN(int64_t m, int64_t n, int64_t k, unsigned numWarps) {
+  if (numWarps % 4 != 0 || m % (16 * numWarps) != 0 || k % 16 != 0)
+    return 0;
+  int64_t instrN = std::min<int64_t>(n, 256);
+  if (instrN % 8 != 0 || n % instrN != 0)
+    return 0;
+  return instrN;
+}
+
+/// tile.mma -> local_alloc A and B into swizzled shared memory, wgmma on
+/// the version 3 accumulator, wait. Fails (leaving the op) when the shape
+/// or the operand tiles do not fit.
+LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps) {
+  MLIRContext *ctx = op.getContext();
+  RankedTensorType a = op.getA().getType(), b = op.getB().getType(),
+                   c = op.getAcc().getType();
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
+  int64_t bytes = a.getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t instrN = wgmmaInstrN(m, n, k, numWarps);
+  unsigned swizzleA = swizzleFor(m, k, bytes),
+           swizzleB = swizzleFor(k, n, bytes);
+  if (!instrN || !swizzleA || !swizzleB || !getLayout(a) || !getLayout(b))
+    return failure();
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  auto smem = [&](RankedTensorType t, unsigned swizzle) {
+    return SharedMemType::get(ctx, t.getShape(), t.getElementType(),
+                              NvmmaSharedLayoutAttr::get(ctx, swizzle));
+  };
+  Value sa = LocalAllocOp::create(builder, loc, smem(a, swizzleA), op.getA());
+  Value sb = LocalAllocOp::create(builder, loc, smem(b, swizzleB), op.getB());
+  auto mma = MmaLayoutAttr::get(ctx, 3, {numWarps, 1}, {64, unsigned(instrN)});
+  Value acc =
+      ConvertLayoutOp::create(builder, loc, withLayout(c, mma), op.getAcc());
+  Value d = WarpgroupMmaOp::create(builder, loc, sa, sb, acc);
+  Value done = WarpgroupMmaWaitOp::create(builder, loc, d, 0);
+  Value back = ConvertLayoutOp::create(builder, loc, c, done);
+  op.getResult().replaceAllUsesWith(back);
+  op.erase();
+  return success();
+}
+
 struct AccelerateMmaPass : impl::TileAccelerateMmaBase<AccelerateMmaPass> {
+  using TileAccelerateMmaBase::TileAccelerateMmaBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     unsigned numWarps = 4;
     if (auto attr = module->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
       numWarps = unsigned(attr.getInt());
+    if (target != "sm_80" && target != "sm_90a") {
+      module.emitError("tile-accelerate-mma: unknown target '")
+          << target << "' (expected sm_80 or sm_90a)";
+      return signalPassFailure();
+    }
     module.walk([&](MmaOp op) {
       RankedTensorType a = op.getA().getType(), b = op.getB().getType(),
                        c = op.getAcc().getType();
       Type in = a.getElementType();
       if (!isa<BFloat16Type, Float16Type>(in) || !getLayout(c) ||
           isa<MmaLayoutAttr>(c.getEncoding()))
+        return;
+      if (target == "sm_90a" && succeeded(toWarpgroupMma(op, numWarps)))
         return;
       int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
       auto warps = warpsFor(m, n, numWarps);

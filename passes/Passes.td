@@ -46,8 +46,51 @@ def TileAccelerateMma : Pass<"tile-accelerate-mma", "mlir::ModuleOp"> {
     the result back to the layout it had; the lowering then emits
     `mma.sync`. Other mma ops keep the FMA path. Warps are arranged
     `wpc = [wm, wn]` with as many along M as the tile allows.
+
+    With `target=sm_90a`, an mma whose M is a multiple of 16 per warp with
+    the warps in whole warpgroups stacked along M, K a multiple of 16 and
+    N at most 256 (or a multiple of 256) goes to wgmma instead: A and B
+    are written to `#tile.nvmma_shared` buffers (`tile.local_alloc`, the
+    widest swizzle their rows allow), the accumulator takes the version 3
+    mma layout, and `tile.warpgroup_mma` + `tile.warpgroup_mma_wait
+    pending 0` replace the mma (`tile-pipeline` later overlaps them with
+    the next loads).
   }];
+  let options = [
+    Option<"target", "target", "std::string", "\"sm_80\"",
+           "sm_80 (mma.sync) or sm_90a (wgmma where the shape allows)">,
+  ];
   let dependentDialects = ["::tessera::tile::TileDialect"];
+}
+
+def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
+  let summary = "multi-stage TMA prefetch of the wgmma operands in loops";
+  let description = [{
+    In an `scf.for` whose body loads tiles with `tile.load` only to write
+    them to shared memory for `tile.warpgroup_mma` (what
+    `tile-accelerate-mma` makes for sm_90a), the loads become TMA copies
+    (`tile.async_load`) into rings of `S` stages with one mbarrier per
+    stage: the first `S - 1` iterations' tiles are requested before the
+    loop, each iteration waits for its stage, issues its wgmma, waits for
+    the previous iteration's wgmma only (`pending 1`), and then requests
+    the tiles of iteration `i + S - 1` into the stage that wgmma has
+    released. `S` is the largest `latency` hint of the loads (the author's
+    or `tile-insert-latency-hints`'s), clamped to [2, `max-stages`] and to
+    what fits in shared memory; without hints, `stages`.
+    Loads that are masked with a non-zero padding, or whose views are not
+    kernel arguments, are left alone.
+  }];
+  let options = [
+    Option<"stages", "stages", "unsigned", "4",
+           "stages when the loads carry no latency hint">,
+    Option<"maxStages", "max-stages", "unsigned", "6",
+           "upper bound on the stages a hint can ask for">,
+    Option<"sharedBytes", "shared-bytes", "unsigned", "232448",
+           "shared memory a CTA may use (227 KB on sm_90)">,
+  ];
+  let dependentDialects = ["::tessera::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def TileInsertLatencyHints

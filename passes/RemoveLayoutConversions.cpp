@@ -5,6 +5,7 @@
 
 #include "dialect/LinearLayout.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -17,6 +18,12 @@ namespace tessera::tile {
 using namespace mlir;
 
 namespace {
+
+bool isWgmmaAccumulator(Type type) {
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(
+      cast<RankedTensorType>(type).getEncoding());
+  return mma && mma.getVersion() == 3;
+}
 
 /// convert(load) -> a load straight into the converted layout: the load
 /// lowering handles any layout, and the shared-memory exchange goes away.
@@ -38,6 +45,43 @@ struct LoadIntoLayout : OpRewritePattern<ConvertLayoutOp> {
                                   load.getCacheAttr(), load.getAllowTmaAttr());
     rewriter.replaceOp(op, newLoad.getResult());
     rewriter.eraseOp(load);
+    return success();
+  }
+};
+
+/// store(convert(x)) -> store(x) for wgmma accumulators: the store
+/// lowering writes any layout, and exchanging a 128 x 256 f32 accumulator
+/// through shared memory would need 128 KB next to the operand rings.
+struct StoreFromAccumulator : OpRewritePattern<StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(StoreOp op,
+                                PatternRewriter &rewriter) const override {
+    auto convert = op.getValue().getDefiningOp<ConvertLayoutOp>();
+    if (!convert || !isWgmmaAccumulator(convert.getSource().getType()))
+      return failure();
+    rewriter.modifyOpInPlace(
+        op, [&] { op.getValueMutable().assign(convert.getSource()); });
+    return success();
+  }
+};
+
+/// cast(convert(x)) -> convert(cast(x)) for wgmma accumulators, so the
+/// conversion reaches the store (StoreFromAccumulator) and the cast runs
+/// on the registers the accumulator is already in.
+template <typename CastOp> struct CastBeforeConvert : OpRewritePattern<CastOp> {
+  using OpRewritePattern<CastOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto convert = op.getIn().template getDefiningOp<ConvertLayoutOp>();
+    if (!convert || !isWgmmaAccumulator(convert.getSource().getType()))
+      return failure();
+    auto source = cast<RankedTensorType>(convert.getSource().getType());
+    auto result = cast<RankedTensorType>(op.getType());
+    auto castType = RankedTensorType::get(
+        result.getShape(), result.getElementType(), source.getEncoding());
+    Value c =
+        CastOp::create(rewriter, op.getLoc(), castType, convert.getSource());
+    rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, result, c);
     return success();
   }
 };
@@ -85,7 +129,9 @@ struct RemoveLayoutConversionsPass
     : impl::TileRemoveLayoutConversionsBase<RemoveLayoutConversionsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<LoadIntoLayout, CarryInLayout>(&getContext());
+    patterns.add<LoadIntoLayout, CarryInLayout, StoreFromAccumulator,
+                 CastBeforeConvert<arith::TruncFOp>,
+                 CastBeforeConvert<arith::ExtFOp>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -1,4 +1,5 @@
-//===- gpu_cases.cpp - record GPU test cases on the build machine ----------===//
+//===- gpu_cases.cpp - record GPU test cases on the build machine
+//----------===//
 //
 //   tessera-gpu-cases OUT_DIR [--count N] [--seed S]
 //
@@ -23,13 +24,13 @@
 #include "test/gpu/RandomKernels.h"
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <random>
+#include <unistd.h>
 
 using namespace tessera;
 
@@ -39,17 +40,22 @@ const char *kTargets[] = {"sm_90a", "sm_80"};
 
 rt::ScalarType rtType(dsl::DType t) {
   switch (t) {
-  case dsl::DType::f16: return rt::ScalarType::f16;
-  case dsl::DType::bf16: return rt::ScalarType::bf16;
-  case dsl::DType::f64: return rt::ScalarType::f64;
-  default: return rt::ScalarType::f32;
+  case dsl::DType::f16:
+    return rt::ScalarType::f16;
+  case dsl::DType::bf16:
+    return rt::ScalarType::bf16;
+  case dsl::DType::f64:
+    return rt::ScalarType::f64;
+  default:
+    return rt::ScalarType::f32;
   }
 }
 
 /// ptxas of the CUDA toolkit, when installed ("" otherwise).
 std::string ptxasPath() {
   const char *home = std::getenv("CUDA_HOME");
-  std::string path = std::string(home ? home : "/usr/local/cuda") + "/bin/ptxas";
+  std::string path =
+      std::string(home ? home : "/usr/local/cuda") + "/bin/ptxas";
   return std::filesystem::exists(path) ? path : "";
 }
 
@@ -59,15 +65,15 @@ std::string ptxasErrors(const std::string &ptx, const std::string &target) {
   static const std::string ptxas = ptxasPath();
   if (ptxas.empty())
     return "";
-  std::string file = std::filesystem::temp_directory_path() /
-                     ("tessera-gpu-cases-" + std::to_string(::getpid()) +
-                      ".ptx");
+  std::string file =
+      std::filesystem::temp_directory_path() /
+      ("tessera-gpu-cases-" + std::to_string(::getpid()) + ".ptx");
   {
     std::ofstream out(file);
     out << ptx;
   }
-  std::string command = ptxas + " -arch=" + target + " " + file +
-                        " -o /dev/null 2>&1";
+  std::string command =
+      ptxas + " -arch=" + target + " " + file + " -o /dev/null 2>&1";
   std::string output;
   if (FILE *pipe = ::popen(command.c_str(), "r")) {
     char buf[512];
@@ -86,8 +92,7 @@ std::string ptxasErrors(const std::string &ptx, const std::string &target) {
 /// Compiles `module` for `target` and fills the case's PTX and info; the
 /// PTX must pass ptxas when the toolkit is installed.
 bool compile(dsl::KernelModule &module, const std::string &target,
-             gpucase::Case &c) {
-  lowering::CompileOptions options;
+             gpucase::Case &c, lowering::CompileOptions options = {}) {
   options.target = target;
   std::string error;
   auto compiled = lowering::compileToPtx(module.module(), options, &error);
@@ -99,8 +104,7 @@ bool compile(dsl::KernelModule &module, const std::string &target,
   c.info = compiled->kernels.front();
   std::string errors = ptxasErrors(c.ptx, target);
   if (!errors.empty()) {
-    std::cerr << "error: " << c.name << ": ptxas rejects the PTX:\n"
-              << errors;
+    std::cerr << "error: " << c.name << ": ptxas rejects the PTX:\n" << errors;
     return false;
   }
   return true;
@@ -127,44 +131,72 @@ int emit(const gpucase::Case &c, const std::string &dir) {
 }
 
 int gemmCases(const std::string &dir, std::mt19937_64 &rng) {
-  struct Shape { int64_t m, n, k; };
-  struct Variant { dsl::DType in, out; double tol; };
-  const Shape shapes[] = {{256, 256, 256}, {200, 136, 100}, {64, 64, 64},
+  struct Shape {
+    int64_t m, n, k;
+  };
+  struct Variant {
+    dsl::DType in, out;
+    double tol;
+  };
+  const Shape shapes[] = {{256, 256, 256},
+                          {200, 136, 100},
+                          {64, 64, 64},
+                          {384, 512, 640},
                           {1000, 64, 96}};
   const Variant variants[] = {{dsl::bf16, dsl::f32, 1e-5},
                               {dsl::f16, dsl::f16, 2e-3},
                               {dsl::f32, dsl::f32, 2e-3}};
+  // The mma.sync-sized tile (wgmma with 4 warps on sm_90a) and, on sm_90a,
+  // the Hopper tile (128 x 256 x 64, 8 warps). TMA (tile-pipeline) needs
+  // 16-byte aligned rows; other shapes take the unpipelined wgmma path.
+  struct Tile {
+    int64_t m, n, k;
+    unsigned warps;
+  };
+  const Tile tiles[] = {{64, 64, 32, 4}, {128, 256, 64, 8}};
   int failures = 0;
   for (const char *target : kTargets)
     for (const Variant &v : variants)
-      for (const Shape &s : shapes) {
-        gemm::Config cfg{v.in, v.out, 64, 64, 32};
-        dsl::KernelModule module;
-        gemm::build(module, cfg);
-        gpucase::Case c;
-        c.name = "gemm_" + std::string(dsl::name(v.in)) + "_" +
-                 dsl::name(v.out) + "_" + std::to_string(s.m) + "x" +
-                 std::to_string(s.n) + "x" + std::to_string(s.k) + "_" +
-                 target;
-        if (!compile(module, target, c)) {
-          ++failures;
-          continue;
+      for (const Shape &s : shapes)
+        for (const Tile &t : tiles) {
+          if (t.warps == 8 &&
+              (std::string(target) != "sm_90a" || v.in == dsl::f32))
+            continue;
+          gemm::Config cfg{v.in, v.out, t.m, t.n, t.k};
+          dsl::KernelModule module;
+          gemm::build(module, cfg);
+          gpucase::Case c;
+          const int64_t eb = v.in == dsl::f32 ? 4 : 2;
+          lowering::CompileOptions options;
+          options.numWarps = t.warps;
+          options.pipeline = (s.k * eb) % 16 == 0 && (s.n * eb) % 16 == 0;
+          c.name = "gemm_" + std::string(dsl::name(v.in)) + "_" +
+                   dsl::name(v.out) + "_" + std::to_string(s.m) + "x" +
+                   std::to_string(s.n) + "x" + std::to_string(s.k) + "_tile" +
+                   std::to_string(t.m) + "x" + std::to_string(t.n) + "_" +
+                   target;
+          if (!compile(module, target, c, options)) {
+            ++failures;
+            continue;
+          }
+          interp::Buffer a(check::toInterp(v.in), {s.m, s.k}),
+              b(check::toInterp(v.in), {s.k, s.n});
+          auto av = check::fillUniform(a, rng), bv = check::fillUniform(b, rng);
+          c.grid = gemm::grid(cfg, s.m, s.n);
+          c.tolerance = v.tol;
+          c.args = {viewArg(v.in, {s.m, s.k}, av),
+                    viewArg(v.in, {s.k, s.n}, bv),
+                    viewArg(v.out, {s.m, s.n}, {},
+                            gemm::reference(av, bv, s.m, s.n, s.k))};
+          failures += emit(c, dir);
         }
-        interp::Buffer a(check::toInterp(v.in), {s.m, s.k}),
-            b(check::toInterp(v.in), {s.k, s.n});
-        auto av = check::fillUniform(a, rng), bv = check::fillUniform(b, rng);
-        c.grid = gemm::grid(cfg, s.m, s.n);
-        c.tolerance = v.tol;
-        c.args = {viewArg(v.in, {s.m, s.k}, av), viewArg(v.in, {s.k, s.n}, bv),
-                  viewArg(v.out, {s.m, s.n}, {},
-                          gemm::reference(av, bv, s.m, s.n, s.k))};
-        failures += emit(c, dir);
-      }
   return failures;
 }
 
 int softmaxCases(const std::string &dir, std::mt19937_64 &rng) {
-  struct Shape { int64_t rows, cols; };
+  struct Shape {
+    int64_t rows, cols;
+  };
   const Shape shapes[] = {{64, 128}, {50, 1000}, {33, 77}};
   int failures = 0;
   for (const char *target : kTargets)
@@ -203,12 +235,14 @@ int convCases(const std::string &dir, std::mt19937_64 &rng) {
       dsl::KernelModule module;
       conv::build(module, L, cfg);
       gpucase::Case c;
-      c.name = "conv_fused_" + std::string(dsl::name(t)) + "_2x3x1024_" + target;
+      c.name =
+          "conv_fused_" + std::string(dsl::name(t)) + "_2x3x1024_" + target;
       if (!compile(module, target, c)) {
         ++failures;
         continue;
       }
-      interp::Buffer u(check::toInterp(t), {B, H, L}), pre(check::toInterp(t), {B, H, L}),
+      interp::Buffer u(check::toInterp(t), {B, H, L}),
+          pre(check::toInterp(t), {B, H, L}),
           post(check::toInterp(t), {B, H, L});
       auto uv = check::fillUniform(u, rng);
       auto pv = check::fillUniform(pre, rng, 0.5, 1.5);
@@ -228,12 +262,11 @@ int convCases(const std::string &dir, std::mt19937_64 &rng) {
       c.grid = {H, B, 1};
       c.tolerance = t == dsl::f16 ? 2e-3 : 1e-2;
       // The kernel views (B, H, L) as (B, H, L / 2, 2): the same bytes.
-      c.args = {viewArg(t, {B, H, L / 2, 2}, uv),
-                viewArg(dsl::f32, {H, 4, L}, spec),
-                viewArg(t, {B, H, L / 2, 2}, pv),
-                viewArg(t, {B, H, L / 2, 2}, qv),
-                viewArg(t, {B, H, L / 2, 2}, {},
-                        conv::reference(conv::Shape{B, H, L}, uv, k, pv, qv))};
+      c.args = {
+          viewArg(t, {B, H, L / 2, 2}, uv), viewArg(dsl::f32, {H, 4, L}, spec),
+          viewArg(t, {B, H, L / 2, 2}, pv), viewArg(t, {B, H, L / 2, 2}, qv),
+          viewArg(t, {B, H, L / 2, 2}, {},
+                  conv::reference(conv::Shape{B, H, L}, uv, k, pv, qv))};
       failures += emit(c, dir);
     }
   return failures;
@@ -262,9 +295,8 @@ int levelTwoCases(const std::string &dir, std::mt19937_64 &rng) {
   y.poison();
   interp::LaunchConfig launch;
   launch.grid = {3, 1, 1};
-  interp::Status st =
-      interp::run(*module, "layouts",
-                  {interp::ViewArg{&x}, interp::ViewArg{&y}}, launch);
+  interp::Status st = interp::run(
+      *module, "layouts", {interp::ViewArg{&x}, interp::ViewArg{&y}}, launch);
   if (!st) {
     std::cerr << "error: layouts: interpreter: " << st.message << "\n";
     return 1;
@@ -322,11 +354,11 @@ int randomCases(const std::string &dir, int count, uint64_t seed) {
     out.poison();
     interp::LaunchConfig launch;
     launch.grid = k.grid;
-    interp::Status st = interp::run(
-        module.module(), name,
-        {interp::ViewArg{&x}, interp::ViewArg{&u}, interp::ViewArg{&w},
-         k.alpha, interp::ViewArg{&out}},
-        launch);
+    interp::Status st =
+        interp::run(module.module(), name,
+                    {interp::ViewArg{&x}, interp::ViewArg{&u},
+                     interp::ViewArg{&w}, k.alpha, interp::ViewArg{&out}},
+                    launch);
     if (!st) {
       std::cerr << "error: seed " << s << ": interpreter: " << st.message
                 << "\n";
@@ -338,10 +370,10 @@ int randomCases(const std::string &dir, int count, uint64_t seed) {
       chain += (chain.empty() ? "" : " ") + op;
     std::printf("seed %llu: %s %lldx%lld tile, view %lldx%lld, grid %lld, %s "
                 "-> %s: %s\n",
-                (unsigned long long)s, dsl::name(k.inType),
-                (long long)k.rows, (long long)k.cols, (long long)k.viewRows,
-                (long long)k.viewCols, (long long)k.grid[0],
-                dsl::name(k.inType), dsl::name(k.outType), chain.c_str());
+                (unsigned long long)s, dsl::name(k.inType), (long long)k.rows,
+                (long long)k.cols, (long long)k.viewRows, (long long)k.viewCols,
+                (long long)k.grid[0], dsl::name(k.inType), dsl::name(k.outType),
+                chain.c_str());
     for (const char *target : kTargets) {
       gpucase::Case c;
       c.name = name + "_" + target;
@@ -358,11 +390,11 @@ int randomCases(const std::string &dir, int count, uint64_t seed) {
       alpha.isView = false;
       alpha.scalarType = rt::ScalarType::f32;
       alpha.scalar = k.alpha;
-      c.args = {viewArg(k.inType, {k.viewRows, k.viewCols}, xv),
-                viewArg(k.inType, {k.viewRows, k.viewCols}, uv),
-                viewArg(k.inType, {k.cols, k.cols}, wv), alpha,
-                viewArg(k.outType, {k.viewRows, k.viewCols}, {},
-                        check::values(out))};
+      c.args = {
+          viewArg(k.inType, {k.viewRows, k.viewCols}, xv),
+          viewArg(k.inType, {k.viewRows, k.viewCols}, uv),
+          viewArg(k.inType, {k.cols, k.cols}, wv), alpha,
+          viewArg(k.outType, {k.viewRows, k.viewCols}, {}, check::values(out))};
       failures += emit(c, dir);
     }
   }

@@ -24,10 +24,16 @@ run() { # name, command...
 run runtime-smoke "$here/runtime-smoke"
 run gpu-cases "$here/tessera-gpu-run" "$here/cases"
 if [ -x "$here/tessera-gemm-bench" ]; then
-  run gemm-bench "$here/tessera-gemm-bench" "$here/gemm_bf16.ptx" "$here/gemm_bf16.json" --sizes 4096,8192
-  run gemm-bench-hints "$here/tessera-gemm-bench" "$here/gemm_bf16_hints.ptx" "$here/gemm_bf16.json" --sizes 4096,8192
-  echo "== default (no inserted hints)"; cat "$logs/gemm-bench.log"
-  echo "== with tile-insert-latency-hints"; cat "$logs/gemm-bench-hints.log"
+  # Correctness against the float64 GPU reference at every size, timing
+  # against cuBLAS in the same run.
+  sizes=${GEMM_SIZES:-64,1000,4096,8192}
+  for v in bf16 bf16_hints f16 f32 bf16_mma; do
+    run "gemm-$v" "$here/tessera-gemm-bench" "$here/gemm_$v.ptx" "$here/gemm_$v.json" --sizes "$sizes"
+  done
+  run gemm-bf16_nopipe "$here/tessera-gemm-bench" "$here/gemm_bf16_nopipe.ptx" "$here/gemm_bf16_nopipe.json" --sizes 64,1000,4096
+  for v in bf16 bf16_hints bf16_nopipe bf16_mma f16 f32; do
+    echo "== gemm-$v"; cat "$logs/gemm-$v.log"
+  done
 fi
 
 echo "== failures =="

@@ -30,6 +30,7 @@ namespace {
 
 int usage() {
   std::cerr << "usage: tessera list\n"
+               "       tessera print gemm [--tile MxNxK] (default 64x64x32)\n"
                "       tessera print gemm|softmax|ssd|conv|conv-multipass "
                "[--dtype T]\n"
                "       tessera demo [--seed N]\n";
@@ -395,6 +396,7 @@ int main(int argc, char **argv) {
   std::string kernel;
   dsl::DType dtype = dsl::bf16;
   uint64_t seed = check::freshSeed();
+  int64_t tile[3] = {64, 64, 32};
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--dtype" && i + 1 < argc) {
@@ -404,6 +406,12 @@ int main(int argc, char **argv) {
         return 2;
       }
       dtype = *t;
+    } else if (arg == "--tile" && i + 1 < argc) {
+      if (std::sscanf(argv[++i], "%ldx%ldx%ld", &tile[0], &tile[1], &tile[2]) !=
+          3) {
+        std::cerr << "error: --tile expects MxNxK, got '" << argv[i] << "'\n";
+        return 2;
+      }
     } else if (arg == "--seed" && i + 1 < argc) {
       seed = std::strtoull(argv[++i], nullptr, 10);
     } else if (kernel.empty() && arg[0] != '-') {
@@ -425,7 +433,8 @@ int main(int argc, char **argv) {
     if (cmd == "print") {
       dsl::KernelModule module;
       if (kernel == "gemm")
-        gemm::build(module, gemm::Config{dtype, dsl::f32, 64, 64, 32});
+        gemm::build(module,
+                    gemm::Config{dtype, dsl::f32, tile[0], tile[1], tile[2]});
       else if (kernel == "softmax")
         softmax::build(module, softmax::Config{dtype, 4, 128});
       else if (kernel == "conv")

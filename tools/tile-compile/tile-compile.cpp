@@ -2,7 +2,11 @@
 //-----------------------------===//
 //
 //   tile-compile kernel.mlir [--target sm_90a|sm_80] [--num-warps N]
-//                [--latency-hints] [-o out.ptx] [--info out.json]
+//                [--latency-hints] [--no-pipeline] [--stages S]
+//                [-o out.ptx] [--info out.json]
+//
+// --no-pipeline leaves out tile-pipeline (sm_90a: TMA prefetch of the wgmma
+// operands); --stages sets its depth where the loads carry no latency hint.
 //
 // --latency-hints runs tile-insert-latency-hints, the cost model that fills
 // in load/store hints (off by default until pipelining makes them pay;
@@ -28,7 +32,8 @@
 int main(int argc, char **argv) {
   std::string input, output, info, target = "sm_90a";
   unsigned numWarps = 4;
-  bool hints = false;
+  bool hints = false, pipeline = true;
+  unsigned stages = 4;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -48,10 +53,14 @@ int main(int argc, char **argv) {
       info = value();
     else if (a == "--latency-hints")
       hints = true;
+    else if (a == "--no-pipeline")
+      pipeline = false;
+    else if (a == "--stages")
+      stages = unsigned(std::atoi(value().c_str()));
     else if (a == "--help" || a == "-h") {
       std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
-                   "[--num-warps N] [--latency-hints] [-o out.ptx] [--info "
-                   "out.json]\n";
+                   "[--num-warps N] [--latency-hints] [--no-pipeline] "
+                   "[--stages S] [-o out.ptx] [--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
       input = a;
@@ -78,6 +87,8 @@ int main(int argc, char **argv) {
   options.target = target;
   options.numWarps = numWarps;
   options.latencyHints = hints;
+  options.pipeline = pipeline;
+  options.stages = stages;
   std::string error;
   auto compiled = tessera::lowering::compileToPtx(*module, options, &error);
   if (mlir::failed(compiled)) {

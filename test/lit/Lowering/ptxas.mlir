@@ -3,6 +3,14 @@
 // REQUIRES: ptxas
 // RUN: tessera print gemm --dtype bf16 | tile-compile - --target sm_90a -o %t.gemm90.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.gemm90.ptx -o %t.gemm90.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// The Hopper GEMM tile (wgmma + TMA): no spills, and no wgmma serialized
+// by ptxas (accumulators touched while a group is in flight).
+// RUN: tessera print gemm --dtype bf16 --tile 128x256x64 | tile-compile - --target sm_90a --num-warps 8 -o %t.gemm90w.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.gemm90w.ptx -o %t.gemm90w.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
+// RUN: tessera print gemm --dtype f16 --tile 128x256x64 | tile-compile - --target sm_90a --num-warps 8 -o %t.gemm90wh.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.gemm90wh.ptx -o %t.gemm90wh.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
+// RUN: tessera print gemm --dtype bf16 | tile-compile - --target sm_80 -o %t.gemm80b.ptx
+// RUN: %ptxas -arch=sm_80 -v %t.gemm80b.ptx -o %t.gemm80b.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print gemm --dtype f32 | tile-compile - --target sm_80 -o %t.gemm80.ptx
 // RUN: %ptxas -arch=sm_80 -v %t.gemm80.ptx -o %t.gemm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print softmax --dtype f16 | tile-compile - --target sm_90a -o %t.softmax.ptx
@@ -12,9 +20,11 @@
 // RUN: tessera print ssd --dtype bf16 | tile-compile - --target sm_90a -o %t.ssd.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssd.ptx -o %t.ssd.cubin 2>&1 | FileCheck %s --check-prefix=ACCEPTED
 
+// NOSERIAL-NOT: serialized
 // NOSPILL-NOT: error
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: error
+// NOSERIAL-NOT: serialized
 // The SSD kernels are accepted; the correct-first lowering still spills in
 // one of them (registers: see the log), which the Hopper issues address.
 // ACCEPTED-NOT: error

@@ -1,5 +1,6 @@
 // RUN: tile-opt %s -split-input-file --tile-insert-latency-hints | FileCheck %s
 // RUN: tile-compile %s --target sm_90a --latency-hints | FileCheck %s --check-prefix=PTX
+// RUN: tile-compile %s --target sm_80 --latency-hints | FileCheck %s --check-prefix=SM80
 // RUN: tile-compile %s --target sm_90a | FileCheck %s --check-prefix=NOHINTS
 
 // A GEMM: the A and B tiles move with the k loop (latency from their 4 KB:
@@ -11,11 +12,18 @@
 // CHECK: tile.load %{{.*}}[%{{.*}}, %{{.*}}] latency(4) cache(evict_last) {{.*}} -> tensor<32x64xbf16>
 // CHECK: tile.load %{{.*}} latency(9) cache(normal) {{.*}} -> tensor<16x16xbf16>
 // CHECK: tile.store %{{.*}} latency(1) cache(evict_first)
+// On sm_90a the A and B tiles come by TMA (tile-pipeline), the policy as
+// its cache-hint operand; on sm_80 by ld.global with the hint.
 // PTX-LABEL: .entry gemm(
 // PTX: createpolicy.fractional.L2::evict_last.b64
-// PTX: ld.global.L2::cache_hint.v4.b32
+// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint
 // PTX: createpolicy.fractional.L2::evict_first.b64
 // PTX: st.global.L2::cache_hint
+// SM80-LABEL: .entry gemm(
+// SM80: createpolicy.fractional.L2::evict_last.b64
+// SM80: ld.global.L2::cache_hint.v4.b32
+// SM80: createpolicy.fractional.L2::evict_first.b64
+// SM80: st.global.L2::cache_hint
 // NOHINTS-LABEL: .entry gemm(
 // NOHINTS-NOT: createpolicy
 // NOHINTS-NOT: cache_hint

@@ -1,0 +1,503 @@
+//===- AsyncToLLVM.cpp - shared memory, mbarriers, TMA and wgmma ----------===//
+//
+// The Hopper data path: buffers at fixed offsets of the dynamic shared
+// memory (assigned by assignSharedMemory before the conversion), mbarriers,
+// TMA copies (`cp.async.bulk.tensor`) whose tensor maps arrive as trailing
+// kernel parameters, and `wgmma.mma_async` reading #tile.nvmma_shared
+// operands through matrix descriptors. Everything is inline PTX: the
+// instructions are few and their operand rules (descriptor bits, the
+// predicate operand of wgmma) are clearer written out than through NVVM ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/Patterns.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace tessera::lowering {
+
+static constexpr const char *kSmemOffsetAttr = "tile.smem_offset";
+static constexpr const char *kTmaSlotAttr = "tile.tma_slot";
+
+//===----------------------------------------------------------------------===//
+// Shared-memory and tensor-map assignment (before the conversion)
+//===----------------------------------------------------------------------===//
+
+void assignSharedMemory(tile::KernelOp kernel, int64_t scratchBytes) {
+  MLIRContext *ctx = kernel.getContext();
+  Type i64 = IntegerType::get(ctx, 64);
+  // Buffers live for the whole kernel after the exchange scratch; swizzled
+  // ones start on 1024 bytes, where the swizzle pattern repeats.
+  int64_t offset = scratchBytes;
+  kernel.walk([&](Operation *op) {
+    auto type = op->getNumResults() == 1
+                    ? dyn_cast<tile::SharedMemType>(op->getResult(0).getType())
+                    : tile::SharedMemType();
+    if (!type || !isa<tile::LocalAllocOp, tile::BarrierAllocOp>(op))
+      return;
+    offset = llvm::alignTo(offset, type.getEncoding() ? 1024 : 16);
+    op->setAttr(kSmemOffsetAttr, IntegerAttr::get(i64, offset));
+    offset += type.getSizeInBytes();
+  });
+  kernel->setAttr("tile.shared_bytes", IntegerAttr::get(i64, offset));
+
+  // One tensor map per (view argument, box, swizzle).
+  SmallVector<Attribute> maps;
+  kernel.walk([&](tile::AsyncLoadOp op) {
+    tile::SharedMemType dest = op.getDest().getType();
+    auto nv = cast<tile::NvmmaSharedLayoutAttr>(dest.getEncoding());
+    int64_t span = nv.getSwizzle(),
+            perSlab = span / elementBytes(dest.getElementType());
+    SmallVector<int64_t> entry = {
+        cast<BlockArgument>(op.getView()).getArgNumber(), dest.getShape()[0],
+        std::min(dest.getShape()[1], perSlab), span};
+    auto attr = DenseI64ArrayAttr::get(ctx, entry);
+    auto *it = llvm::find(maps, attr);
+    if (it == maps.end()) {
+      maps.push_back(attr);
+      it = maps.end() - 1;
+    }
+    op->setAttr(kTmaSlotAttr, IntegerAttr::get(i64, it - maps.begin()));
+  });
+  if (!maps.empty())
+    kernel->setAttr(kTmaAttrName, ArrayAttr::get(ctx, maps));
+}
+
+namespace {
+
+Value asmOp(OpBuilder &b, Location loc, TypeRange results, ValueRange operands,
+            StringRef text, StringRef constraints, bool sideEffects = true) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, results, operands, text, constraints, sideEffects,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr(), ArrayAttr());
+  return op.getNumResults() ? op.getResult(0) : Value();
+}
+
+/// The 32-bit shared-window address of a shared pointer.
+Value sharedAddress(OpBuilder &b, Location loc, Value ptr) {
+  Value i = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
+  return LLVM::TruncOp::create(b, loc, b.getI32Type(), i);
+}
+
+Value bufferBase(OpBuilder &b, Location loc, Operation *op) {
+  int64_t offset = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr).getInt();
+  Value base = sharedMemoryBase(b, loc, op);
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+}
+
+Value gepBytes(OpBuilder &b, Location loc, Value ptr, Value bytes) {
+  return LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI8Type(), ptr,
+                             ValueRange{bytes});
+}
+
+Value toI32(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isInteger(32))
+    return v;
+  return LLVM::TruncOp::create(b, loc, b.getI32Type(), v);
+}
+
+/// Byte offset (i64) of (row, col) in a #tile.nvmma_shared rows x cols tile:
+/// NvmmaSharedLayoutAttr::offsetBytes on run-time coordinates.
+Value nvmmaOffset(OpBuilder &b, Location loc, tile::NvmmaSharedLayoutAttr nv,
+                  Value row, Value col, int64_t rows, int64_t eb) {
+  const int64_t span = nv.getSwizzle(), perSlab = span / eb;
+  auto c = [&](int64_t v) { return i64Const(b, loc, v); };
+  auto shr = [&](Value v, int64_t s) {
+    return LLVM::LShrOp::create(b, loc, v, c(llvm::Log2_64(s)));
+  };
+  auto shl = [&](Value v, int64_t s) {
+    return LLVM::ShlOp::create(b, loc, v, c(llvm::Log2_64(s)));
+  };
+  auto mask = [&](Value v, int64_t m) {
+    return LLVM::AndOp::create(b, loc, v, c(m - 1));
+  };
+  Value slab = shr(col, perSlab);
+  Value byte = shl(mask(col, perSlab), eb);
+  Value phase = mask(shr(row, 128 / span), span / 16);
+  Value chunk = LLVM::XOrOp::create(b, loc, shr(byte, 16), phase);
+  Value off = shl(slab, rows * span);
+  off = LLVM::AddOp::create(b, loc, off, shl(row, span));
+  off = LLVM::AddOp::create(b, loc, off, shl(chunk, 16));
+  return LLVM::AddOp::create(b, loc, off, mask(byte, 16));
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers and barriers
+//===----------------------------------------------------------------------===//
+
+struct LocalAllocLowering : OpConversionPattern<tile::LocalAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::LocalAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value base = bufferBase(rewriter, loc, op);
+    if (!op.getInit()) {
+      rewriter.replaceOp(op, base);
+      return success();
+    }
+    auto type = cast<RankedTensorType>(op.getInit().getType());
+    tile::SharedMemType buffer = op.getResult().getType();
+    auto nv =
+        dyn_cast_or_null<tile::NvmmaSharedLayoutAttr>(buffer.getEncoding());
+    if (!nv || type.getRank() != 2)
+      return rewriter.notifyMatchFailure(op, "only 2-D nvmma buffers");
+    tile::LinearLayout layout = layoutOf(type);
+    Type element =
+        TileTypeConverter::registerElementType(type.getElementType());
+    const int64_t eb = elementBytes(element), rows = type.getDimSize(0);
+    // Registers that hold consecutive columns go out as one vector of up
+    // to 16 bytes (one swizzle chunk, never split by the XOR).
+    int64_t vec = 1;
+    while (vec * eb < 16 && vec < layout.numRegisters() &&
+           layout.apply(tile::LinearLayout::Register, vec) ==
+               tile::LinearLayout::Coords{0, vec})
+      vec *= 2;
+    SmallVector<Value> values = unpackStruct(rewriter, loc, adaptor.getInit());
+    Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+    barrier(rewriter, loc); // readers of the previous contents are done
+    auto vecType = VectorType::get({vec}, element);
+    for (int64_t r = 0; r < layout.numRegisters(); r += vec) {
+      SmallVector<Value> coords =
+          registerCoords(rewriter, loc, layout, r, lane, warp);
+      Value off =
+          nvmmaOffset(rewriter, loc, nv, coords[0], coords[1], rows, eb);
+      Value ptr = gepBytes(rewriter, loc, base, off);
+      Value v = LLVM::UndefOp::create(rewriter, loc, vecType);
+      for (int64_t i = 0; i < vec; ++i)
+        v = LLVM::InsertElementOp::create(rewriter, loc, v, values[r + i],
+                                          i32Const(rewriter, loc, i));
+      LLVM::StoreOp::create(rewriter, loc, v, ptr, vec * eb);
+    }
+    // The generic-proxy writes must be visible to wgmma (async proxy).
+    asmOp(rewriter, loc, {}, {}, "fence.proxy.async.shared::cta;", "");
+    barrier(rewriter, loc);
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+struct LocalIndexLowering : OpConversionPattern<tile::LocalIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::LocalIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t stage = op.getResult().getType().getSizeInBytes();
+    Value off = LLVM::MulOp::create(rewriter, loc, adaptor.getIndex(),
+                                    i64Const(rewriter, loc, stage));
+    rewriter.replaceOp(op, gepBytes(rewriter, loc, adaptor.getBuffer(), off));
+    return success();
+  }
+};
+
+Value barrierAt(OpBuilder &b, Location loc, Value bars, Value index) {
+  Value off = LLVM::MulOp::create(b, loc, index, i64Const(b, loc, 8));
+  return sharedAddress(b, loc, gepBytes(b, loc, bars, off));
+}
+
+struct BarrierAllocLowering : OpConversionPattern<tile::BarrierAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::BarrierAllocOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value base = bufferBase(rewriter, loc, op);
+    Value tid = threadId(rewriter, loc);
+    Value count = i32Const(rewriter, loc, op.getCount());
+    for (int64_t i = 0; i < op.getResult().getType().getShape()[0]; ++i) {
+      Value bar = barrierAt(rewriter, loc, base, i64Const(rewriter, loc, i));
+      asmOp(rewriter, loc, {}, {tid, bar, count},
+            "{ .reg .pred p; setp.eq.u32 p, $0, 0; "
+            "@p mbarrier.init.shared::cta.b64 [$1], $2; }",
+            "r,r,r");
+    }
+    // Initialisation visible to the async proxy (TMA) and to every thread.
+    asmOp(rewriter, loc, {}, {}, "fence.mbarrier_init.release.cluster;", "");
+    asmOp(rewriter, loc, {}, {}, "fence.proxy.async.shared::cta;", "");
+    barrier(rewriter, loc);
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+struct BarrierWaitLowering : OpConversionPattern<tile::BarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::BarrierWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value bar =
+        barrierAt(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex());
+    Value parity = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(),
+                                        adaptor.getPhase());
+    // try_wait suspends for a while in hardware; loop until the phase is
+    // complete.
+    auto loop = scf::WhileOp::create(rewriter, loc, TypeRange{}, ValueRange{});
+    Block *before = rewriter.createBlock(&loop.getBefore());
+    Value done = asmOp(rewriter, loc, rewriter.getI32Type(), {bar, parity},
+                       "{ .reg .pred p; "
+                       "mbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2; "
+                       "selp.u32 $0, 1, 0, p; }",
+                       "=r,r,r");
+    Value again = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                       done, i32Const(rewriter, loc, 0));
+    scf::ConditionOp::create(rewriter, loc, again, ValueRange{});
+    (void)before;
+    rewriter.createBlock(&loop.getAfter());
+    scf::YieldOp::create(rewriter, loc);
+    rewriter.setInsertionPointAfter(loop);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct SyncThreadsLowering : OpConversionPattern<tile::SyncThreadsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::SyncThreadsOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// TMA
+//===----------------------------------------------------------------------===//
+
+/// The kernel parameter holding tensor map `slot` (appended after the
+/// regular parameters by the kernel lowering).
+Value tensorMapParam(Operation *op, int64_t slot) {
+  auto fn = op->getParentOfType<LLVM::LLVMFuncOp>();
+  auto maps = fn->getAttrOfType<ArrayAttr>(kTmaAttrName);
+  return fn.getArgument(fn.getNumArguments() - maps.size() + slot);
+}
+
+struct AsyncLoadLowering : OpConversionPattern<tile::AsyncLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AsyncLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    tile::SharedMemType dest = op.getDest().getType();
+    auto nv = cast<tile::NvmmaSharedLayoutAttr>(dest.getEncoding());
+    const int64_t rows = dest.getShape()[0], cols = dest.getShape()[1];
+    const int64_t eb = elementBytes(dest.getElementType());
+    const int64_t span = nv.getSwizzle(), perSlab = std::min(cols, span / eb);
+    const int64_t slabs = cols / perSlab;
+    Value tmap = tensorMapParam(
+        op, op->getAttrOfType<IntegerAttr>(kTmaSlotAttr).getInt());
+    Value tid = threadId(rewriter, loc);
+    Value bar = barrierAt(rewriter, loc, adaptor.getBarriers(),
+                          adaptor.getBarrierIndex());
+    Value dst = sharedAddress(rewriter, loc, adaptor.getDest());
+    // Tile indices -> element coordinates, innermost first for TMA.
+    Value y = LLVM::MulOp::create(rewriter, loc, adaptor.getIndices()[0],
+                                  i64Const(rewriter, loc, rows));
+    Value x = LLVM::MulOp::create(rewriter, loc, adaptor.getIndices()[1],
+                                  i64Const(rewriter, loc, cols));
+    Value policy;
+    if (auto cache = op.getCache())
+      policy = createL2Policy(rewriter, loc, *cache);
+    std::string hint = policy ? ".L2::cache_hint" : "";
+    std::string text =
+        "{ .reg .pred p; setp.eq.u32 p, $0, 0; "
+        "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
+        std::to_string(rows * cols * eb) + "; ";
+    SmallVector<Value> operands = {tid, bar, tmap, toI32(rewriter, loc, y)};
+    std::string constraints = "r,r,l,r";
+    if (policy) {
+      operands.push_back(policy);
+      constraints += ",l";
+    }
+    for (int64_t s = 0; s < slabs; ++s) {
+      int first = operands.size();
+      Value slabDst = LLVM::AddOp::create(
+          rewriter, loc, dst, i32Const(rewriter, loc, s * rows * span));
+      Value slabX = LLVM::AddOp::create(rewriter, loc, x,
+                                        i64Const(rewriter, loc, s * perSlab));
+      operands.push_back(slabDst);
+      operands.push_back(toI32(rewriter, loc, slabX));
+      constraints += ",r,r";
+      text += "@p cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+              "mbarrier::complete_tx::bytes" +
+              hint + " [$" + std::to_string(first) + "], [$2, {$" +
+              std::to_string(first + 1) + ", $3}], [$1]" +
+              (policy ? ", $4" : "") + "; ";
+    }
+    text += "}";
+    asmOp(rewriter, loc, {}, operands, text, constraints);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// wgmma
+//===----------------------------------------------------------------------===//
+
+/// Matrix descriptor bits other than the start address: leading and
+/// stride byte offsets and the swizzle mode (PTX ISA, "Matrix Descriptor
+/// Format").
+uint64_t descriptorHigh(int64_t lbo, int64_t sbo, int64_t swizzle) {
+  uint64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+  return (uint64_t(lbo >> 4) & 0x3FFF) << 16 |
+         (uint64_t(sbo >> 4) & 0x3FFF) << 32 | mode << 62;
+}
+
+/// desc(address + offset): the start address field is address >> 4 (the
+/// shared window is below 256 KB, so the field never carries).
+Value descriptor(OpBuilder &b, Location loc, Value addr64, int64_t offset,
+                 uint64_t high) {
+  Value a = LLVM::AddOp::create(b, loc, addr64, i64Const(b, loc, offset));
+  a = LLVM::LShrOp::create(b, loc, a, i64Const(b, loc, 4));
+  return LLVM::OrOp::create(b, loc, a, i64Const(b, loc, int64_t(high)));
+}
+
+struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::WarpgroupMmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    tile::SharedMemType a = op.getA().getType(), b = op.getB().getType();
+    RankedTensorType c = op.getAcc().getType();
+    auto mma = cast<tile::MmaLayoutAttr>(c.getEncoding());
+    auto nvA = cast<tile::NvmmaSharedLayoutAttr>(a.getEncoding());
+    auto nvB = cast<tile::NvmmaSharedLayoutAttr>(b.getEncoding());
+    const int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
+    const int64_t eb = elementBytes(a.getElementType());
+    const int64_t instrN = mma.getInstrShape()[1];
+    const int64_t warps = mma.getWarpsPerCTA()[0];
+    const int64_t repM = m / (16 * warps), repN = n / instrN;
+    const int64_t spanA = nvA.getSwizzle(), spanB = nvB.getSwizzle();
+    const int64_t perSlabA = spanA / eb, perSlabB = spanB / eb;
+    if (repN > 1 && instrN % perSlabB != 0)
+      return rewriter.notifyMatchFailure(op, "N steps split a B slab");
+    // A is K-major (rows of K), B is N-major (rows of N): trans-b = 1.
+    const uint64_t highA = descriptorHigh(16, 8 * spanA, spanA);
+    const uint64_t highB = descriptorHigh(k * spanB, 8 * spanB, spanB);
+    const std::string type = a.getElementType().isBF16() ? "bf16" : "f16";
+
+    Value aAddr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                           adaptor.getA());
+    Value bAddr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                           adaptor.getB());
+    // Warpgroup g takes rows 64 g (+ 16 * warps per repetition).
+    Value group = LLVM::ZExtOp::create(
+        rewriter, loc, rewriter.getI64Type(),
+        LLVM::LShrOp::create(rewriter, loc, warpId(rewriter, loc),
+                             i32Const(rewriter, loc, 2)));
+    aAddr = LLVM::AddOp::create(
+        rewriter, loc, aAddr,
+        LLVM::MulOp::create(rewriter, loc, group,
+                            i64Const(rewriter, loc, 64 * spanA)));
+
+    SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getAcc());
+    const int64_t perSet = instrN / 2;
+    asmOp(rewriter, loc, {}, {}, "wgmma.fence.sync.aligned;", "");
+    Value one = i32Const(rewriter, loc, 1);
+    for (int64_t r = 0; r < repM; ++r) {
+      for (int64_t nr = 0; nr < repN; ++nr) {
+        int64_t first = (r * repN + nr) * perSet;
+        SmallVector<Value> operands(acc.begin() + first,
+                                    acc.begin() + first + perSet);
+        std::string constraints, regs;
+        for (int64_t i = 0; i < perSet; ++i) {
+          constraints += (i ? ",=f" : "=f");
+          regs += (i ? ", $" : "$") + std::to_string(i);
+        }
+        for (int64_t i = 0; i < perSet; ++i)
+          constraints += "," + std::to_string(i);
+        std::string text = "{ .reg .pred p; setp.ne.b32 p, $" +
+                           std::to_string(2 * perSet) + ", 0; ";
+        operands.push_back(one);
+        constraints += ",r";
+        for (int64_t kk = 0; kk < k / 16; ++kk) {
+          int64_t k0 = 16 * kk, row0 = 16 * warps * r, n0 = nr * instrN;
+          int64_t offA =
+              (k0 / perSlabA) * m * spanA + row0 * spanA + (k0 % perSlabA) * eb;
+          int64_t offB = (n0 / perSlabB) * k * spanB + k0 * spanB;
+          int idx = perSet + operands.size(); // asm operand number
+          operands.push_back(descriptor(rewriter, loc, aAddr, offA, highA));
+          operands.push_back(descriptor(rewriter, loc, bAddr, offB, highB));
+          constraints += ",l,l";
+          text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(instrN) +
+                  "k16.f32." + type + "." + type + " {" + regs + "}, $" +
+                  std::to_string(idx) + ", $" + std::to_string(idx + 1) +
+                  ", p, 1, 1, 0, 1; ";
+        }
+        text += "}";
+        SmallVector<Type> types(perSet, rewriter.getF32Type());
+        auto asmResult = LLVM::InlineAsmOp::create(
+            rewriter, loc,
+            types.size() == 1 ? TypeRange(types)
+                              : TypeRange(LLVM::LLVMStructType::getLiteral(
+                                    rewriter.getContext(), types)),
+            operands, text, constraints, /*has_side_effects=*/true,
+            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr(), ArrayAttr());
+        for (int64_t i = 0; i < perSet; ++i)
+          acc[first + i] =
+              perSet == 1 ? asmResult.getResult(0)
+                          : extract(rewriter, loc, asmResult.getResult(0), i);
+      }
+    }
+    asmOp(rewriter, loc, {}, {}, "wgmma.commit_group.sync.aligned;", "");
+    Type structType = getTypeConverter()->convertType(c);
+    rewriter.replaceOp(op, packStruct(rewriter, loc, structType, acc));
+    return success();
+  }
+};
+
+struct WarpgroupMmaWaitLowering
+    : OpConversionPattern<tile::WarpgroupMmaWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::WarpgroupMmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getAcc());
+    // The accumulators are tied through the wait so nothing reads them
+    // before it.
+    std::string constraints;
+    for (size_t i = 0; i < acc.size(); ++i)
+      constraints += (i ? ",=f" : "=f");
+    for (size_t i = 0; i < acc.size(); ++i)
+      constraints += "," + std::to_string(i);
+    SmallVector<Type> types(acc.size(), rewriter.getF32Type());
+    Type resultType =
+        acc.size() == 1
+            ? types[0]
+            : LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
+    Value out = asmOp(rewriter, loc, resultType, acc,
+                      "wgmma.wait_group.sync.aligned " +
+                          std::to_string(op.getPending()) + ";",
+                      constraints);
+    SmallVector<Value> values;
+    for (size_t i = 0; i < acc.size(); ++i)
+      values.push_back(acc.size() == 1 ? out : extract(rewriter, loc, out, i));
+    Type structType = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOp(op, packStruct(rewriter, loc, structType, values));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateAsyncToLLVMPatterns(TileTypeConverter &converter,
+                                 RewritePatternSet &patterns) {
+  patterns.add<LocalAllocLowering, LocalIndexLowering, BarrierAllocLowering,
+               BarrierWaitLowering, SyncThreadsLowering, AsyncLoadLowering,
+               WarpgroupMmaLowering, WarpgroupMmaWaitLowering>(
+      converter, patterns.getContext());
+}
+
+} // namespace tessera::lowering

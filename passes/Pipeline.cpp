@@ -1,0 +1,260 @@
+//===- Pipeline.cpp - multi-stage TMA prefetch of wgmma operands ----------===//
+//
+// Before:                          After (S stages):
+//   for i:                           ring_a, ring_b = local_alloc S x ...
+//     a = load A[f(i)]               full = barrier_alloc (S mbarriers)
+//     sa = local_alloc a             async_load stages 0..S-2 (if in range)
+//     sb = local_alloc (load B)      for i:
+//     d = warpgroup_mma sa, sb, acc    barrier_wait full[i % S], (i / S) & 1
+//     acc = warpgroup_mma_wait d, 0    d = warpgroup_mma ring_a[i % S], ...
+//                                      acc = warpgroup_mma_wait d, 1
+//                                      sync_threads
+//                                      async_load iteration i + S - 1
+//                                    acc = warpgroup_mma_wait acc, 0
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tessera::tile {
+#define GEN_PASS_DEF_TILEPIPELINE
+#include "passes/Passes.h.inc"
+
+using namespace mlir;
+
+namespace {
+
+/// A tile.load whose only use is writing it to shared memory for wgmma.
+struct Prefetch {
+  LoadOp load;
+  LocalAllocOp alloc;
+};
+
+/// Ops of `loop`'s body that `values` depend on, in body order, or failure
+/// when one of them is not pure or reads a loop-carried value (the copy
+/// issued S - 1 iterations ahead recomputes them from the induction
+/// variable alone).
+FailureOr<SmallVector<Operation *>> indexSlice(scf::ForOp loop,
+                                               ValueRange values) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> work(values.begin(), values.end());
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == loop.getBody() && arg != loop.getInductionVar())
+        return failure();
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (def->getBlock() != loop.getBody() || slice.contains(def))
+      continue;
+    if (!isPure(def) || def->getNumRegions() != 0)
+      return failure();
+    slice.insert(def);
+    work.append(def->operand_begin(), def->operand_end());
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+/// The prefetchable operand of a warpgroup_mma, or nullopt.
+std::optional<Prefetch> prefetchOf(scf::ForOp loop, Value operand) {
+  auto alloc = operand.getDefiningOp<LocalAllocOp>();
+  if (!alloc || !alloc.getInit() || alloc->getBlock() != loop.getBody())
+    return std::nullopt;
+  auto load = alloc.getInit().getDefiningOp<LoadOp>();
+  if (!load || !load->hasOneUse() || load->getBlock() != loop.getBody())
+    return std::nullopt;
+  // TMA fills out-of-bounds elements with zeros only.
+  if (auto padding = load.getPaddingAttr())
+    if (padding.getValueAsDouble() != 0.0)
+      return std::nullopt;
+  auto arg = dyn_cast<BlockArgument>(load.getView());
+  if (!arg || !isa<KernelOp>(arg.getOwner()->getParentOp()))
+    return std::nullopt;
+  for (Operation *user : alloc->getUsers())
+    if (!isa<WarpgroupMmaOp>(user))
+      return std::nullopt;
+  return Prefetch{load, alloc};
+}
+
+struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
+  using TilePipelineBase::TilePipelineBase;
+
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      pipeline(loop);
+  }
+
+  void pipeline(scf::ForOp loop) {
+    SmallVector<WarpgroupMmaOp> mmas(loop.getBody()->getOps<WarpgroupMmaOp>());
+    if (mmas.empty())
+      return;
+    SmallVector<Prefetch> prefetches;
+    for (WarpgroupMmaOp mma : mmas)
+      for (Value operand : {mma.getA(), mma.getB()}) {
+        std::optional<Prefetch> p = prefetchOf(loop, operand);
+        if (!p)
+          return;
+        if (!llvm::any_of(prefetches,
+                          [&](Prefetch q) { return q.alloc == p->alloc; }))
+          prefetches.push_back(*p);
+      }
+    SmallVector<Value> indices;
+    SmallVector<SmallVector<Value>> loadIndices;
+    for (Prefetch p : prefetches) {
+      indices.append(p.load.getIndices().begin(), p.load.getIndices().end());
+      loadIndices.emplace_back(p.load.getIndices());
+    }
+    FailureOr<SmallVector<Operation *>> slice = indexSlice(loop, indices);
+    if (failed(slice))
+      return;
+
+    // Stages: the deepest latency hint, bounded by shared memory.
+    int64_t stageBytes = 0, latency = 0;
+    for (Prefetch p : prefetches) {
+      stageBytes += p.alloc.getResult().getType().getSizeInBytes();
+      if (auto l = p.load.getLatency())
+        latency = std::max<int64_t>(latency, *l);
+    }
+    int64_t stagesWanted = latency ? latency : int64_t(stages);
+    stagesWanted = std::clamp<int64_t>(stagesWanted, 2, maxStages);
+    // Keep 8 KB for exchanges and mbarriers.
+    int64_t fit = (int64_t(sharedBytes) - 8192) / stageBytes;
+    const int64_t numStages = std::min(stagesWanted, fit);
+    if (numStages < 2)
+      return;
+
+    MLIRContext *ctx = loop.getContext();
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    auto cst = [&](OpBuilder &bb, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(bb, loc, v);
+    };
+    SmallVector<Value> rings;
+    SmallVector<SharedMemType> stageTypes;
+    SmallVector<Value> views;
+    SmallVector<CachePolicyAttr> caches;
+    for (Prefetch p : prefetches) {
+      SharedMemType stage = p.alloc.getResult().getType();
+      stageTypes.push_back(stage);
+      views.push_back(p.load.getView());
+      caches.push_back(p.load.getCacheAttr());
+      SmallVector<int64_t> shape = {numStages};
+      shape.append(stage.getShape().begin(), stage.getShape().end());
+      rings.push_back(LocalAllocOp::create(
+          b, loc,
+          SharedMemType::get(ctx, shape, stage.getElementType(),
+                             stage.getEncoding()),
+          Value()));
+    }
+    Value full = BarrierAllocOp::create(
+        b, loc, SharedMemType::get(ctx, {numStages}, b.getI64Type(), {}),
+        int64_t(prefetches.size()));
+
+    // The copies of the iteration whose induction variable is `iv`, into
+    // `stage`.
+    auto issue = [&](OpBuilder &bb, Value iv, Value stage) {
+      IRMapping map;
+      map.map(loop.getInductionVar(), iv);
+      for (Operation *op : *slice)
+        bb.clone(*op, map);
+      for (auto [j, ring] : llvm::enumerate(rings)) {
+        Value dest = LocalIndexOp::create(bb, loc, stageTypes[j], ring, stage);
+        SmallVector<Value> idx;
+        for (Value v : loadIndices[j])
+          idx.push_back(map.lookupOrDefault(v));
+        AsyncLoadOp::create(bb, loc, views[j], idx, dest, full, stage,
+                            caches[j]);
+      }
+    };
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+          step = loop.getStep();
+    auto inRange = [&](OpBuilder &bb, Value iv) {
+      return arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::slt, iv, ub);
+    };
+    // Prologue: iterations 0 .. S-2.
+    for (int64_t s = 0; s + 1 < numStages; ++s) {
+      Value iv = arith::AddIOp::create(
+          b, loc, lb, arith::MulIOp::create(b, loc, step, cst(b, s)));
+      auto guard = scf::IfOp::create(b, loc, inRange(b, iv), false);
+      OpBuilder then = guard.getThenBodyBuilder();
+      issue(then, iv, cst(then, s));
+    }
+
+    // Top of the body: wait for this iteration's stage.
+    OpBuilder top = OpBuilder::atBlockBegin(loop.getBody());
+    Value iter = arith::DivUIOp::create(
+        top, loc, arith::SubIOp::create(top, loc, loop.getInductionVar(), lb),
+        step);
+    Value stage = arith::RemUIOp::create(top, loc, iter, cst(top, numStages));
+    Value round = arith::DivUIOp::create(top, loc, iter, cst(top, numStages));
+    Value phase = arith::TruncIOp::create(
+        top, loc, top.getI1Type(),
+        arith::IndexCastUIOp::create(top, loc, top.getI64Type(), round));
+    BarrierWaitOp::create(top, loc, full, stage, phase);
+    for (auto [p, ring] : llvm::zip(prefetches, rings)) {
+      OpBuilder at(p.alloc);
+      Value view = LocalIndexOp::create(at, loc, p.alloc.getResult().getType(),
+                                        ring, stage);
+      p.alloc.getResult().replaceAllUsesWith(view);
+      p.alloc.erase();
+      p.load.erase();
+    }
+
+    // Keep the last wgmma group in flight where its result only feeds the
+    // next iteration; wait for it after the loop.
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    SmallVector<std::pair<WarpgroupMmaWaitOp, unsigned>> relaxed;
+    for (WarpgroupMmaOp mma : mmas) {
+      if (!mma->hasOneUse())
+        continue;
+      auto wait = dyn_cast<WarpgroupMmaWaitOp>(*mma->getUsers().begin());
+      if (!wait || !wait->hasOneUse() || *wait->getUsers().begin() != yield)
+        continue;
+      OpOperand &use = *wait->getUses().begin();
+      auto arg = dyn_cast<BlockArgument>(mma.getAcc());
+      if (!arg || arg != loop.getRegionIterArg(use.getOperandNumber()))
+        continue;
+      relaxed.push_back({wait, use.getOperandNumber()});
+    }
+    for (auto [wait, i] : relaxed)
+      wait.setPending(1);
+
+    // Bottom: every warpgroup is done with iteration i - 1's stage; refill
+    // it with iteration i + S - 1.
+    OpBuilder bottom(yield);
+    SyncThreadsOp::create(bottom, loc);
+    Value ahead = arith::AddIOp::create(
+        bottom, loc, loop.getInductionVar(),
+        arith::MulIOp::create(bottom, loc, step, cst(bottom, numStages - 1)));
+    Value nextStage = arith::RemUIOp::create(
+        bottom, loc,
+        arith::AddIOp::create(bottom, loc, iter, cst(bottom, numStages - 1)),
+        cst(bottom, numStages));
+    auto guard = scf::IfOp::create(bottom, loc, inRange(bottom, ahead), false);
+    OpBuilder then = guard.getThenBodyBuilder();
+    issue(then, ahead, nextStage);
+
+    OpBuilder after(loop->getBlock(), std::next(loop->getIterator()));
+    for (auto [wait, i] : relaxed) {
+      Value result = loop.getResult(i);
+      auto done = WarpgroupMmaWaitOp::create(after, loc, result, 0);
+      result.replaceAllUsesExcept(done.getResult(), done);
+    }
+  }
+};
+
+} // namespace
+} // namespace tessera::tile

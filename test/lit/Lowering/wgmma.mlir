@@ -1,0 +1,55 @@
+// The Hopper GEMM tile through the whole pipeline: TMA copies on mbarriers,
+// wgmma reading 128-byte swizzled shared memory, one group in flight.
+// RUN: tessera print gemm --dtype bf16 --tile 128x256x64 | tile-compile - --target sm_90a --num-warps 8 --info %t.json | FileCheck %s
+// RUN: FileCheck %s --input-file %t.json --check-prefix=INFO
+// RUN: tessera print gemm --dtype bf16 --tile 128x256x64 | tile-compile - --target sm_90a --num-warps 8 --no-pipeline | FileCheck %s --check-prefix=NOPIPE
+// RUN: tessera print gemm --dtype f16 | tile-compile - --target sm_80 | FileCheck %s --check-prefix=SM80
+
+// CHECK: .extern .shared .align 1024 .b8 tessera_smem[];
+// CHECK-LABEL: .entry gemm_bf16_f32_128x256x64(
+// Three views (ptr, 2 sizes, 2 strides each), then the two tensor maps.
+// CHECK-COUNT-15: .param .u64
+// CHECK-NEXT: .param .u64 gemm_bf16_f32_128x256x64_param_15,
+// CHECK-NEXT: .param .u64 gemm_bf16_f32_128x256x64_param_16
+// CHECK: .maxntid 256, 1, 1
+// CHECK: mbarrier.init.shared::cta.b64
+// CHECK: fence.mbarrier_init.release.cluster;
+// Prologue: A (16 KB, one box) and B (32 KB, four 64-column boxes).
+// CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{.*}}], 16384; @p cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{.*}}], 32768;
+// CHECK-SAME: @p cp.async.bulk.tensor.2d
+// CHECK-SAME: @p cp.async.bulk.tensor.2d
+// CHECK-SAME: @p cp.async.bulk.tensor.2d
+// CHECK-SAME: @p cp.async.bulk.tensor.2d
+// CHECK-NOT: cp.async.bulk.tensor.2d
+// CHECK-SAME: }
+// Main loop.
+// CHECK: mbarrier.try_wait.parity.shared::cta.b64
+// CHECK: wgmma.fence.sync.aligned;
+// Four k16 steps of K = 64; trans-b = 1 (B is N-major).
+// CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{[^;]*}}, p, 1, 1, 0, 1;
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{[^;]*}}, p, 1, 1, 0, 1;
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{[^;]*}}, p, 1, 1, 0, 1;
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{[^;]*}}, p, 1, 1, 0, 1;
+// CHECK: wgmma.commit_group.sync.aligned;
+// CHECK: wgmma.wait_group.sync.aligned 1;
+// CHECK: bar.sync 0;
+// CHECK: cp.async.bulk.tensor.2d
+// After the loop.
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// INFO: "shared_bytes": 196640
+// INFO: "tma": [
+// INFO-NEXT: {"arg": 0, "box": [128, 64], "swizzle": 128},
+// INFO-NEXT: {"arg": 1, "box": [64, 64], "swizzle": 128}
+
+// Without tile-pipeline: the operands go through registers into swizzled
+// shared memory (16-byte stores), fenced for the async proxy.
+// NOPIPE-NOT: cp.async.bulk
+// NOPIPE: st.shared.v4.b32
+// NOPIPE: fence.proxy.async.shared::cta;
+// NOPIPE: bar.sync 0;
+// NOPIPE: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// NOPIPE: wgmma.wait_group.sync.aligned 0;
+
+// SM80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SM80-NOT: wgmma

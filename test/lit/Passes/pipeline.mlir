@@ -1,0 +1,122 @@
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts=num-warps=8 --tile-accelerate-mma=target=sm_90a --canonicalize --tile-remove-layout-conversions --canonicalize --tile-pipeline=stages=3 --canonicalize | FileCheck %s
+
+// The GEMM main loop: A and B become TMA copies into 3-stage rings; two
+// iterations are requested before the loop; each iteration waits for its
+// stage, keeps one wgmma group in flight, and refills the stage the
+// previous iteration used.
+// CHECK-LABEL: tile.kernel @gemm
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: %[[RA:.*]] = tile.local_alloc : !tile.smem<3x128x64xbf16, #tile.nvmma_shared<swizzle = 128>>
+// CHECK: %[[RB:.*]] = tile.local_alloc : !tile.smem<3x64x256xbf16, #tile.nvmma_shared<swizzle = 128>>
+// CHECK: %[[FULL:.*]] = tile.barrier_alloc count 2 : !tile.smem<3xi64>
+// CHECK: scf.if
+// CHECK:   %[[S0:.*]] = tile.local_index %[[RA]][%{{.*}}]
+// CHECK:   tile.async_load %arg0[%{{.*}}, %{{.*}}] into %[[S0]], %[[FULL]][%{{.*}}]
+// CHECK:   tile.async_load %arg1
+// CHECK: scf.if
+// CHECK:   tile.async_load %arg0
+// CHECK:   tile.async_load %arg1
+// CHECK-NOT: tile.async_load
+// CHECK: %[[R:.*]] = scf.for %[[K:.*]] = {{.*}} iter_args(%[[ACC:.*]] = {{.*}})
+// CHECK:   %[[STAGE:.*]] = arith.remui %[[K]], %[[C3]]
+// CHECK:   %[[ROUND:.*]] = arith.divui %[[K]], %[[C3]]
+// CHECK:   %[[PHASE:.*]] = arith.trunci
+// CHECK:   tile.barrier_wait %[[FULL]][%[[STAGE]]], %[[PHASE]]
+// CHECK:   %[[SA:.*]] = tile.local_index %[[RA]][%[[STAGE]]]
+// CHECK:   %[[SB:.*]] = tile.local_index %[[RB]][%[[STAGE]]]
+// CHECK:   %[[D:.*]] = tile.warpgroup_mma %[[SA]], %[[SB]], %[[ACC]]
+// CHECK:   %[[W:.*]] = tile.warpgroup_mma_wait %[[D]] pending 1
+// CHECK:   tile.sync_threads
+// CHECK:   %[[AHEAD:.*]] = arith.addi %[[K]], %[[C2]]
+// CHECK:   scf.if
+// CHECK:     tile.async_load %arg0[%{{.*}}, %[[AHEAD]]]
+// CHECK:     tile.async_load %arg1[%[[AHEAD]], %{{.*}}]
+// CHECK:   scf.yield %[[W]]
+// CHECK: %[[DONE:.*]] = tile.warpgroup_mma_wait %[[R]] pending 0
+// CHECK: tile.store %[[DONE]]
+tile.kernel @gemm(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) {
+  %i = tile.program_id x : index
+  %j = tile.program_id y : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<128x256xf32>
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%s = %z) -> (tensor<128x256xf32>) {
+    %ta = tile.load %a[%i, %k] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+    %tb = tile.load %b[%k, %j] : !tile.view<?x?xbf16> -> tensor<64x256xbf16>
+    %d = tile.mma %ta, %tb, %s : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+    scf.yield %d : tensor<128x256xf32>
+  }
+  tile.store %acc, %c[%i, %j] : tensor<128x256xf32> -> !tile.view<?x?xf32>
+}
+
+// -----
+
+// A latency hint sets the depth (5 here), shared memory bounds it: four
+// 48 KB stages fit in 227 KB, so a hint of 9 gets 4. The cache hint goes
+// to the TMA copy.
+// CHECK-LABEL: tile.kernel @hinted
+// CHECK: tile.local_alloc : !tile.smem<5x128x64xbf16
+// CHECK-LABEL: tile.kernel @deep
+// CHECK: tile.local_alloc : !tile.smem<4x128x64xbf16
+// CHECK: tile.async_load %arg0{{.*}} cache(evict_last)
+tile.kernel @hinted(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<128x64xf32>
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%s = %z) -> (tensor<128x64xf32>) {
+    %ta = tile.load %a[%c0, %k] latency(5) : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+    %tb = tile.load %a[%k, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %d = tile.mma %ta, %tb, %s : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    scf.yield %d : tensor<128x64xf32>
+  }
+  tile.store %acc, %c[%c0, %c0] : tensor<128x64xf32> -> !tile.view<?x?xf32>
+}
+tile.kernel @deep(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<128x256xf32>
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%s = %z) -> (tensor<128x256xf32>) {
+    %ta = tile.load %a[%c0, %k] latency(9) cache(evict_last) : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+    %tb = tile.load %a[%k, %c0] : !tile.view<?x?xbf16> -> tensor<64x256xbf16>
+    %d = tile.mma %ta, %tb, %s : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+    scf.yield %d : tensor<128x256xf32>
+  }
+  tile.store %acc, %c[%c0, %c0] : tensor<128x256xf32> -> !tile.view<?x?xf32>
+}
+
+// -----
+
+// Left alone: a non-zero padding (TMA fills zeros), and a tile index that
+// depends on the loop-carried value (the copy ahead cannot compute it).
+// CHECK-LABEL: tile.kernel @padded
+// CHECK-NOT: tile.async_load
+// CHECK: tile.local_alloc %{{.*}} : tensor<128x64xbf16
+// CHECK-LABEL: tile.kernel @carried
+// CHECK-NOT: tile.async_load
+// CHECK: tile.warpgroup_mma_wait %{{.*}} pending 0
+tile.kernel @padded(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<128x64xf32>
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%s = %z) -> (tensor<128x64xf32>) {
+    %ta = tile.load %a[%c0, %k] padding(1.0) : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+    %tb = tile.load %a[%k, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %d = tile.mma %ta, %tb, %s : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    scf.yield %d : tensor<128x64xf32>
+  }
+  tile.store %acc, %c[%c0, %c0] : tensor<128x64xf32> -> !tile.view<?x?xf32>
+}
+tile.kernel @carried(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<128x64xf32>
+  %acc:2 = scf.for %k = %c0 to %n step %c1 iter_args(%s = %z, %p = %c0) -> (tensor<128x64xf32>, index) {
+    %ta = tile.load %a[%c0, %p] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+    %tb = tile.load %a[%p, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %d = tile.mma %ta, %tb, %s : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    %q = arith.addi %p, %k : index
+    scf.yield %d, %q : tensor<128x64xf32>, index
+  }
+  tile.store %acc#0, %c[%c0, %c0] : tensor<128x64xf32> -> !tile.view<?x?xf32>
+}
