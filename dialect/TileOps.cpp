@@ -611,3 +611,15 @@ LogicalResult WarpgroupMmaOp::verify() {
                        "along M and tile N by the instruction");
   return success();
 }
+
+LogicalResult LocalLoadOp::verify() {
+  SharedMemType buffer = getBuffer().getType();
+  RankedTensorType result = getResult().getType();
+  if (result.getShape() != buffer.getShape() ||
+      result.getElementType() != buffer.getElementType())
+    return emitOpError("the buffer (") << buffer << ") and the tile (" << result
+                                       << ") differ in shape or element type";
+  if (!getLayout(result))
+    return emitOpError("the tile needs a layout (level 2)");
+  return success();
+}

@@ -395,6 +395,27 @@ def Tile_LocalAllocOp : Tile_Op<"local_alloc"> {
   let hasVerifier = 1;
 }
 
+def Tile_LocalLoadOp : Tile_Op<"local_load"> {
+  let summary = "read a shared-memory buffer into a tile in registers";
+  let description = [{
+    Every thread reads the elements its result layout gives it. Into mma.sync
+    operand fragments (`#tile.dot_operand`) of 16-bit elements from a
+    `#tile.nvmma_shared` buffer this is `ldmatrix` (`.trans` for B), four
+    8 x 8 matrices per instruction, conflict-free thanks to the swizzle.
+
+    ```mlir
+    %a = tile.local_load %s : !tile.smem<64x32xbf16, #nv>
+        -> tensor<64x32xbf16, #tile.dot_operand<0, #mma, kwidth = 2>>
+    ```
+  }];
+  let arguments = (ins Tile_SharedMem:$buffer);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $buffer attr-dict `:` qualified(type($buffer)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_LocalIndexOp : Tile_Op<"local_index", [Pure]> {
   let summary = "one stage of a multi-stage shared-memory buffer";
   let description = [{

@@ -21,6 +21,7 @@ namespace tessera::lowering {
 
 static constexpr const char *kSmemOffsetAttr = "tile.smem_offset";
 static constexpr const char *kTmaSlotAttr = "tile.tma_slot";
+static constexpr const char *kAsyncProxyAttr = "tile.async_proxy";
 
 //===----------------------------------------------------------------------===//
 // Shared-memory and tensor-map assignment (before the conversion)
@@ -40,6 +41,11 @@ void assignSharedMemory(tile::KernelOp kernel, int64_t scratchBytes) {
       return;
     offset = llvm::alignTo(offset, type.getEncoding() ? 1024 : 16);
     op->setAttr(kSmemOffsetAttr, IntegerAttr::get(i64, offset));
+    // Buffers wgmma reads need a proxy fence after generic-proxy writes.
+    if (llvm::any_of(op->getUsers(), [](Operation *user) {
+          return isa<tile::WarpgroupMmaOp>(user);
+        }))
+      op->setAttr(kAsyncProxyAttr, UnitAttr::get(ctx));
     offset += type.getSizeInBytes();
   });
   kernel->setAttr("tile.shared_bytes", IntegerAttr::get(i64, offset));
@@ -174,10 +180,148 @@ struct LocalAllocLowering : OpConversionPattern<tile::LocalAllocOp> {
                                           i32Const(rewriter, loc, i));
       LLVM::StoreOp::create(rewriter, loc, v, ptr, vec * eb);
     }
-    // The generic-proxy writes must be visible to wgmma (async proxy).
-    asmOp(rewriter, loc, {}, {}, "fence.proxy.async.shared::cta;", "");
+    // Generic-proxy writes must be made visible to wgmma (async proxy).
+    if (op->hasAttr(kAsyncProxyAttr))
+      asmOp(rewriter, loc, {}, {}, "fence.proxy.async.shared::cta;", "");
     barrier(rewriter, loc);
     rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+/// ldmatrix (x4, or x2 for a lone 16 x 8 B block) into mma.sync fragments:
+/// lane l supplies the row address of matrix l / 8, row l % 8. Which
+/// element that is comes from the fragment layout itself: for A (not
+/// transposed) the thread 4 (l % 8) holds the row's first element in its
+/// register 2 (l / 8) of the group; for B (.trans, rows of K) the thread
+/// (l % 8) / 2 holds it in register 2 (l / 8) + l % 2.
+LogicalResult lowerLdmatrix(tile::LocalLoadOp op, Value base,
+                            ConversionPatternRewriter &rewriter,
+                            const TypeConverter *converter) {
+  Location loc = op.getLoc();
+  RankedTensorType type = op.getResult().getType();
+  auto dot = cast<tile::DotOperandLayoutAttr>(type.getEncoding());
+  auto nv =
+      cast<tile::NvmmaSharedLayoutAttr>(op.getBuffer().getType().getEncoding());
+  tile::LinearLayout layout = layoutOf(type);
+  const bool trans = dot.getOpIdx() == 1;
+  using Coords = tile::LinearLayout::Coords;
+  // The fragment layout must be the one ldmatrix produces.
+  auto reg = [&](int64_t r) {
+    return layout.apply(tile::LinearLayout::Register, r);
+  };
+  auto lane = [&](int64_t l) {
+    return layout.apply(tile::LinearLayout::Lane, l);
+  };
+  bool fits = trans ? reg(1) == Coords{1, 0} && lane(1) == Coords{2, 0} &&
+                          lane(2) == Coords{4, 0} && lane(4) == Coords{0, 1}
+                    : reg(1) == Coords{0, 1} && lane(1) == Coords{0, 2} &&
+                          lane(2) == Coords{0, 4} && lane(4) == Coords{1, 0};
+  const int64_t numRegs = layout.numRegisters();
+  const int64_t group = numRegs >= 8 ? 8 : 4;
+  if (!fits || numRegs % group != 0)
+    return failure();
+  const int64_t rows = type.getDimSize(0), eb = 2;
+  Type element = type.getElementType();
+  Value l = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+  auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
+  Value row8 = LLVM::AndOp::create(rewriter, loc, l, c32(7));
+  Value matrix = LLVM::LShrOp::create(rewriter, loc, l, c32(3));
+  // Register bits (within the group) and lane of the element this lane
+  // addresses.
+  Value regBits = LLVM::ShlOp::create(rewriter, loc, matrix, c32(1));
+  Value srcLane;
+  if (trans) {
+    regBits = LLVM::OrOp::create(rewriter, loc, regBits,
+                                 LLVM::AndOp::create(rewriter, loc, l, c32(1)));
+    srcLane = LLVM::LShrOp::create(rewriter, loc, row8, c32(1));
+  } else {
+    srcLane = LLVM::ShlOp::create(rewriter, loc, row8, c32(2));
+  }
+  SmallVector<Value> regPart = runtimeCoords(
+      rewriter, loc, layout, tile::LinearLayout::Register, regBits);
+  SmallVector<Value> lanePart =
+      runtimeCoords(rewriter, loc, layout, tile::LinearLayout::Lane, srcLane);
+  SmallVector<Value> warpPart =
+      runtimeCoords(rewriter, loc, layout, tile::LinearLayout::Warp, warp);
+  SmallVector<Value> values;
+  auto vec2 = VectorType::get({2}, element);
+  const int64_t x = group / 2; // 32-bit registers per ldmatrix
+  std::string text = std::string("ldmatrix.sync.aligned.m8n8.x") +
+                     std::to_string(x) + (trans ? ".trans" : "") +
+                     ".shared.b16 {";
+  std::string constraints;
+  for (int64_t i = 0; i < x; ++i) {
+    text += (i ? ", $" : "$") + std::to_string(i);
+    constraints += (i ? ",=r" : "=r");
+  }
+  text += "}, [$" + std::to_string(x) + "];";
+  constraints += ",r";
+  SmallVector<Type> i32s(x, rewriter.getI32Type());
+  Type resultType =
+      LLVM::LLVMStructType::getLiteral(rewriter.getContext(), i32s);
+  for (int64_t g = 0; g < numRegs; g += group) {
+    Coords fixed = reg(g);
+    SmallVector<Value> coords;
+    for (int d = 0; d < 2; ++d) {
+      Value c = LLVM::XOrOp::create(rewriter, loc, regPart[d], lanePart[d]);
+      c = LLVM::XOrOp::create(rewriter, loc, c, warpPart[d]);
+      coords.push_back(LLVM::XOrOp::create(rewriter, loc, c,
+                                           i64Const(rewriter, loc, fixed[d])));
+    }
+    Value off = nvmmaOffset(rewriter, loc, nv, coords[0], coords[1], rows, eb);
+    Value addr =
+        sharedAddress(rewriter, loc, gepBytes(rewriter, loc, base, off));
+    Value out = asmOp(rewriter, loc, resultType, {addr}, text, constraints,
+                      /*sideEffects=*/false);
+    for (int64_t i = 0; i < x; ++i) {
+      Value word = extract(rewriter, loc, out, i);
+      Value pair = LLVM::BitcastOp::create(rewriter, loc, vec2, word);
+      for (int64_t j = 0; j < 2; ++j)
+        values.push_back(LLVM::ExtractElementOp::create(
+            rewriter, loc, pair, i32Const(rewriter, loc, j)));
+    }
+  }
+  rewriter.replaceOp(
+      op, packStruct(rewriter, loc, converter->convertType(type), values));
+  return success();
+}
+
+struct LocalLoadLowering : OpConversionPattern<tile::LocalLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getResult().getType();
+    tile::SharedMemType buffer = op.getBuffer().getType();
+    auto nv =
+        dyn_cast_or_null<tile::NvmmaSharedLayoutAttr>(buffer.getEncoding());
+    if (!nv || type.getRank() != 2)
+      return rewriter.notifyMatchFailure(op, "only 2-D nvmma buffers");
+    if (isa<tile::DotOperandLayoutAttr>(type.getEncoding()) &&
+        elementBytes(type.getElementType()) == 2 &&
+        succeeded(lowerLdmatrix(op, adaptor.getBuffer(), rewriter,
+                                getTypeConverter())))
+      return success();
+    // Any other layout: element by element.
+    Location loc = op.getLoc();
+    tile::LinearLayout layout = layoutOf(type);
+    Type element =
+        TileTypeConverter::registerElementType(type.getElementType());
+    const int64_t eb = elementBytes(element);
+    Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+    SmallVector<Value> values;
+    for (int64_t r = 0; r < layout.numRegisters(); ++r) {
+      SmallVector<Value> coords =
+          registerCoords(rewriter, loc, layout, r, lane, warp);
+      Value off = nvmmaOffset(rewriter, loc, nv, coords[0], coords[1],
+                              type.getDimSize(0), eb);
+      Value ptr = gepBytes(rewriter, loc, adaptor.getBuffer(), off);
+      values.push_back(LLVM::LoadOp::create(rewriter, loc, element, ptr, eb));
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                      getTypeConverter()->convertType(type),
+                                      values));
     return success();
   }
 };
@@ -494,10 +638,11 @@ struct WarpgroupMmaWaitLowering
 
 void populateAsyncToLLVMPatterns(TileTypeConverter &converter,
                                  RewritePatternSet &patterns) {
-  patterns.add<LocalAllocLowering, LocalIndexLowering, BarrierAllocLowering,
-               BarrierWaitLowering, SyncThreadsLowering, AsyncLoadLowering,
-               WarpgroupMmaLowering, WarpgroupMmaWaitLowering>(
-      converter, patterns.getContext());
+  patterns
+      .add<LocalAllocLowering, LocalLoadLowering, LocalIndexLowering,
+           BarrierAllocLowering, BarrierWaitLowering, SyncThreadsLowering,
+           AsyncLoadLowering, WarpgroupMmaLowering, WarpgroupMmaWaitLowering>(
+          converter, patterns.getContext());
 }
 
 } // namespace tessera::lowering

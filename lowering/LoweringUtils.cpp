@@ -92,12 +92,9 @@ Value warpId(OpBuilder &b, Location loc) {
   return LLVM::LShrOp::create(b, loc, threadId(b, loc), i32Const(b, loc, 5));
 }
 
-/// XOR of the bases of the set bits of a run-time input value, per
-/// dimension (i64).
-static SmallVector<Value> runtimeCoords(OpBuilder &b, Location loc,
-                                        const tile::LinearLayout &layout,
-                                        tile::LinearLayout::InDim in,
-                                        Value input) {
+SmallVector<Value> runtimeCoords(OpBuilder &b, Location loc,
+                                 const tile::LinearLayout &layout,
+                                 tile::LinearLayout::InDim in, Value input) {
   SmallVector<Value> coords;
   for (int64_t d = 0; d < layout.rank(); ++d) {
     Value acc = i64Const(b, loc, 0);

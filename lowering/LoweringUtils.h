@@ -52,6 +52,13 @@ Value threadId(OpBuilder &b, Location loc);
 Value laneId(OpBuilder &b, Location loc);
 Value warpId(OpBuilder &b, Location loc);
 
+/// XOR of the bases of the set bits of a run-time input value (i32) of
+/// `in`, per dimension (i64).
+llvm::SmallVector<Value> runtimeCoords(OpBuilder &b, Location loc,
+                                       const tile::LinearLayout &layout,
+                                       tile::LinearLayout::InDim in,
+                                       Value input);
+
 /// Coordinates (i64, one per dimension) of register `reg` of this thread.
 llvm::SmallVector<Value> registerCoords(OpBuilder &b, Location loc,
                                         const tile::LinearLayout &layout,

@@ -60,6 +60,23 @@ int64_t wgmmaInstrN(int64_t m, int64_t n, int64_t k, unsigned numWarps) {
   return instrN;
 }
 
+/// An mma.sync operand in fragment layout `type`: through a swizzled
+/// shared-memory buffer read back with ldmatrix when a swizzle fits the
+/// tile, else a plain layout conversion.
+Value toFragments(OpBuilder &builder, Location loc, Value operand,
+                  RankedTensorType type) {
+  auto t = cast<RankedTensorType>(operand.getType());
+  int64_t bytes = t.getElementType().getIntOrFloatBitWidth() / 8;
+  unsigned swizzle = swizzleFor(t.getDimSize(0), t.getDimSize(1), bytes);
+  if (!swizzle || !getLayout(t))
+    return ConvertLayoutOp::create(builder, loc, type, operand);
+  MLIRContext *ctx = builder.getContext();
+  auto smem = SharedMemType::get(ctx, t.getShape(), t.getElementType(),
+                                 NvmmaSharedLayoutAttr::get(ctx, swizzle));
+  Value buffer = LocalAllocOp::create(builder, loc, smem, operand);
+  return LocalLoadOp::create(builder, loc, type, buffer);
+}
+
 /// tile.mma -> local_alloc A and B into swizzled shared memory, wgmma on
 /// the version 3 accumulator, wait. Fails (leaving the op) when the shape
 /// or the operand tiles do not fit.
@@ -125,10 +142,8 @@ struct AccelerateMmaPass : impl::TileAccelerateMmaBase<AccelerateMmaPass> {
       auto opB = DotOperandLayoutAttr::get(ctx, 1, mma, 2);
       OpBuilder builder(op);
       Location loc = op.getLoc();
-      Value newA =
-          ConvertLayoutOp::create(builder, loc, withLayout(a, opA), op.getA());
-      Value newB =
-          ConvertLayoutOp::create(builder, loc, withLayout(b, opB), op.getB());
+      Value newA = toFragments(builder, loc, op.getA(), withLayout(a, opA));
+      Value newB = toFragments(builder, loc, op.getB(), withLayout(b, opB));
       Value newC = ConvertLayoutOp::create(builder, loc, withLayout(c, mma),
                                            op.getAcc());
       Value d = MmaOp::create(builder, loc, withLayout(c, mma), newA, newB,

@@ -15,7 +15,9 @@
 #include "dsl/Tessera.h"
 #include "interpreter/Interpreter.h"
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -90,11 +92,19 @@ struct Buffers {
 /// Runs the chunked SSD forward through the interpreter. Validates shapes
 /// and options first (clear errors, nothing launched). `launches`, when
 /// given, receives the number of kernel launches made.
+/// Called around each launch of forwardInterpreted (after = false, then
+/// true) with the kernel's full name, its arguments and grid: lets the GPU
+/// test generator record every launch as a single-launch case.
+using LaunchHook = std::function<void(
+    const std::string &kernel, const std::vector<interp::KernelArg> &args,
+    const std::array<int64_t, 3> &grid, bool after)>;
+
 interp::Status
 forwardInterpreted(const Shape &shape, const Options &options,
                    const Config &config, Buffers &buffers,
                    int *launches = nullptr,
-                   interp::Mode mode = interp::Mode::DeviceFaithful);
+                   interp::Mode mode = interp::Mode::DeviceFaithful,
+                   const LaunchHook &hook = nullptr);
 
 } // namespace tessera::ssd
 

@@ -294,7 +294,8 @@ void build(KernelModule &module, const Shape &shape, const Options &options,
 
 interp::Status forwardInterpreted(const Shape &s, const Options &o,
                                   const Config &cfg, Buffers &bufs,
-                                  int *launches, interp::Mode mode) {
+                                  int *launches, interp::Mode mode,
+                                  const LaunchHook &hook) {
   if (launches)
     *launches = 0;
   // Validate everything before launching anything.
@@ -394,8 +395,13 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
     launch.grid = grid;
     if (launches)
       ++*launches;
-    return interp::run(module->module(), kernel + "_" + v.suffix(), args,
-                       launch);
+    const std::string name = kernel + "_" + v.suffix();
+    if (hook)
+      hook(name, args, grid, false);
+    interp::Status st = interp::run(module->module(), name, args, launch);
+    if (hook && st)
+      hook(name, args, grid, true);
+    return st;
   };
 
   std::vector<KernelArg> a1 = {ViewArg{bufs.x}, ViewArg{bufs.dt},

@@ -17,6 +17,7 @@
 #include "kernels-src/conv/Conv.h"
 #include "kernels-src/gemm/Gemm.h"
 #include "kernels-src/softmax/Softmax.h"
+#include "kernels-src/ssd/Ssd.h"
 #include "lowering/Compile.h"
 
 #include "mlir/Parser/Parser.h"
@@ -190,6 +191,169 @@ int gemmCases(const std::string &dir, std::mt19937_64 &rng) {
                             gemm::reference(av, bv, s.m, s.n, s.k))};
           failures += emit(c, dir);
         }
+  return failures;
+}
+
+rt::ScalarType rtType(interp::DType t) {
+  switch (t) {
+  case interp::DType::f16:
+    return rt::ScalarType::f16;
+  case interp::DType::bf16:
+    return rt::ScalarType::bf16;
+  case interp::DType::f64:
+    return rt::ScalarType::f64;
+  case interp::DType::i32:
+    return rt::ScalarType::i32;
+  case interp::DType::i64:
+    return rt::ScalarType::i64;
+  default:
+    return rt::ScalarType::f32;
+  }
+}
+
+/// The Mamba-2 SSD forward, launch by launch: the interpreter runs the three
+/// kernels and each launch is recorded as one case (its inputs as they were
+/// before it, its outputs as the interpreter left them). Buffers a launch
+/// changes are outputs (poisoned on the GPU), the others inputs.
+int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
+  struct Problem {
+    const char *name;
+    ssd::Shape shape;
+    bool allOptions;
+    dsl::DType dtype;
+    int64_t chunk;
+  };
+  const Problem problems[] = {
+      {"all_bf16", {2, 300, 4, 64, 64, 2}, true, dsl::bf16, 64},
+      {"plain_f32", {1, 200, 2, 32, 16, 1}, false, dsl::f32, 64},
+      {"plain_f16_q128", {1, 256, 2, 64, 128, 1}, false, dsl::f16, 128}};
+  int failures = 0;
+  for (const Problem &pb : problems) {
+    const ssd::Shape &s = pb.shape;
+    ssd::Options o;
+    if (pb.allOptions) {
+      o.hasD = o.hasZ = o.hasDtBias = o.dtSoftplus = o.hasSeqIdx = true;
+      o.hasInitialStates = o.returnFinalStates = true;
+    }
+    using interp::Buffer;
+    const interp::DType io = check::toInterp(pb.dtype), f = interp::DType::f32;
+    const int64_t b = s.batch, L = s.seqlen, H = s.nheads, P = s.headdim,
+                  N = s.dstate, G = s.ngroups;
+    Buffer x(io, {b, L, H, P}), dt(f, {b, L, H}), A(f, {H}),
+        B(io, {b, L, G, N}), C(io, {b, L, G, N}), y(io, {b, L, H, P}),
+        D(f, {H}), z(io, {b, L, H, P}), dtBias(f, {H}), h0(f, {b, H, P, N}),
+        hT(f, {b, H, P, N}), seq(interp::DType::i32, {b, L});
+    for (Buffer *buf : {&x, &B, &C, &D, &z, &h0})
+      check::fillUniform(*buf, rng);
+    check::fillUniform(dtBias, rng, -0.5, 0.5);
+    std::uniform_real_distribution<double> logA(0.0, std::log(16.0)),
+        logDt(std::log(1e-3), std::log(0.1));
+    for (int64_t h = 0; h < H; ++h)
+      A.set(h, -std::exp(logA(rng)));
+    for (int64_t i = 0; i < dt.numElements(); ++i)
+      dt.set(i, std::log(std::expm1(std::exp(logDt(rng)))) -
+                    (o.hasDtBias ? dtBias.get(i % H) : 0.0));
+    // Two packed sequences per row, the second starting mid-chunk.
+    for (int64_t i = 0; i < b * L; ++i)
+      seq.setInt(i, (i % L) < L / 2 + 7 ? 0 : 1);
+    ssd::Buffers bufs;
+    bufs.x = &x, bufs.dt = &dt, bufs.A = &A, bufs.B = &B, bufs.C = &C,
+    bufs.y = &y;
+    if (o.hasD)
+      bufs.D = &D;
+    if (o.hasZ)
+      bufs.z = &z;
+    if (o.hasDtBias)
+      bufs.dtBias = &dtBias;
+    if (o.hasInitialStates)
+      bufs.initialStates = &h0;
+    if (o.returnFinalStates)
+      bufs.finalStates = &hT;
+    if (o.hasSeqIdx)
+      bufs.seqIdx = &seq;
+    ssd::Config cfg{pb.dtype, pb.chunk};
+
+    for (const char *target : kTargets) {
+      dsl::KernelModule module;
+      ssd::build(module, s, o, cfg);
+      std::vector<gpucase::Case> cases;
+      std::vector<std::vector<double>> before;
+      auto values = [](const Buffer &buf) {
+        std::vector<double> v(buf.numElements());
+        for (int64_t i = 0; i < buf.numElements(); ++i)
+          v[i] = buf.get(i);
+        return v;
+      };
+      lowering::CompileOptions options;
+      options.target = target;
+      std::string error;
+      auto compiled = lowering::compileToPtx(module.module(), options, &error);
+      std::string ptxasReport =
+          succeeded(compiled) ? ptxasErrors(compiled->ptx, target) : "";
+      if (failed(compiled) || !ptxasReport.empty()) {
+        std::cerr << "error: ssd " << pb.name << ": " << error << ptxasReport
+                  << "\n";
+        ++failures;
+        continue;
+      }
+      const char *stepNames[] = {"chunk_state", "state_passing", "chunk_scan"};
+      auto hook = [&](const std::string &kernel,
+                      const std::vector<interp::KernelArg> &args,
+                      const std::array<int64_t, 3> &grid, bool after) {
+        if (!after) {
+          before.clear();
+          for (const interp::KernelArg &a : args)
+            if (auto *v = std::get_if<interp::ViewArg>(&a))
+              before.push_back(values(*v->buffer));
+          return;
+        }
+        gpucase::Case c;
+        c.name = "ssd_" + std::string(pb.name) + "_" +
+                 stepNames[std::min<size_t>(cases.size(), 2)] + "_" + target;
+        // The module has the three kernels: describe the one launched.
+        c.ptx = compiled->ptx;
+        for (const rt::KernelInfo &k : compiled->kernels)
+          if (k.name == kernel)
+            c.info = k;
+        c.grid = grid;
+        c.tolerance = pb.dtype == dsl::f32 ? 1e-5 : 1e-2;
+        size_t view = 0;
+        for (auto [i, a] : llvm::enumerate(args)) {
+          gpucase::Arg arg;
+          if (auto *v = std::get_if<interp::ViewArg>(&a)) {
+            arg.view.type = rtType(v->buffer->dtype());
+            arg.view.shape = v->buffer->shape();
+            std::vector<double> now = values(*v->buffer), &was = before[view++];
+            bool changed = false;
+            for (size_t e = 0; e < now.size() && !changed; ++e)
+              changed = !(now[e] == was[e] ||
+                          (std::isnan(now[e]) && std::isnan(was[e])));
+            if (changed)
+              arg.view.expected = now;
+            else
+              arg.view.input = was;
+          } else {
+            arg.isView = false;
+            arg.scalarType = c.info.args[i].type;
+            arg.scalar = std::holds_alternative<double>(a)
+                             ? std::get<double>(a)
+                             : double(std::get<int64_t>(a));
+          }
+          c.args.push_back(arg);
+        }
+        cases.push_back(c);
+      };
+      interp::Status st = ssd::forwardInterpreted(
+          s, o, cfg, bufs, nullptr, interp::Mode::DeviceFaithful, hook);
+      if (!st || cases.size() != 3) {
+        std::cerr << "error: ssd " << pb.name << ": " << st.message << "\n";
+        ++failures;
+        continue;
+      }
+      for (const gpucase::Case &c : cases)
+        failures += emit(c, dir);
+    }
+  }
   return failures;
 }
 
@@ -420,8 +584,8 @@ int main(int argc, char **argv) {
   }
   std::mt19937_64 rng(seed);
   int failures = gemmCases(dir, rng) + softmaxCases(dir, rng) +
-                 convCases(dir, rng) + levelTwoCases(dir, rng) +
-                 randomCases(dir, count, seed);
+                 ssdCases(dir, rng) + convCases(dir, rng) +
+                 levelTwoCases(dir, rng) + randomCases(dir, count, seed);
   std::printf("cases written to %s (%d failures)\n", dir.c_str(), failures);
   return failures ? 1 : 0;
 }

@@ -14,7 +14,8 @@
 // CHECK: %[[D:.*]] = tile.warpgroup_mma %[[A]], %[[B]], %[[C]]
 // CHECK: tile.warpgroup_mma_wait %[[D]] pending 0 : tensor<128x256xf32, #[[MMA]]>
 // SM80-LABEL: tile.kernel @hopper
-// SM80-NOT: tile.local_alloc
+// SM80-NOT: tile.warpgroup_mma
+// SM80: tile.local_load
 // SM80: tile.mma {{.*}} tensor<128x256xf32, #mma>
 tile.kernel @hopper(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) {
   %i = tile.program_id x : index

@@ -1,20 +1,25 @@
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-accelerate-mma | FileCheck %s
 // RUN: tile-compile %s --target sm_80 | FileCheck %s --check-prefix=PTX
 
-// A bf16 mma whose shape the m16n8k16 instruction tiles: A and B become
-// Tensor Core operand fragments, the accumulator an mma.sync accumulator
-// (2 x 2 warps: each holds 32 rows of A and 32 columns of B), and the
-// result goes back to its layout.
+// A bf16 mma whose shape the m16n8k16 instruction tiles: A and B go
+// through swizzled shared memory (64-byte rows of A: 64-byte swizzle) and
+// come back as Tensor Core operand fragments (ldmatrix, .trans for B), the
+// accumulator becomes an mma.sync accumulator (2 x 2 warps: each holds 32
+// rows of A and 32 columns of B), and the result goes back to its layout.
 // CHECK-DAG: #[[MMA:mma[0-9]*]] = #tile.mma<version = 2, wpc = [2, 2], instr = [16, 8]>
 // CHECK-DAG: #[[A:dot_op[0-9]*]] = #tile.dot_operand<idx = 0, parent = #[[MMA]], kwidth = 2>
 // CHECK-DAG: #[[B:dot_op[0-9]*]] = #tile.dot_operand<idx = 1, parent = #[[MMA]], kwidth = 2>
 // CHECK-LABEL: tile.kernel @gemm_tile
-// CHECK: %[[CA:.*]] = tile.convert_layout %{{.*}} -> tensor<64x32xbf16, #[[A]]>
-// CHECK: %[[CB:.*]] = tile.convert_layout %{{.*}} -> tensor<32x64xbf16, #[[B]]>
+// CHECK: %[[SA:.*]] = tile.local_alloc %{{.*}} -> !tile.smem<64x32xbf16, #tile.nvmma_shared<swizzle = 64>>
+// CHECK: %[[CA:.*]] = tile.local_load %[[SA]] : {{.*}} -> tensor<64x32xbf16, #[[A]]>
+// CHECK: %[[SB:.*]] = tile.local_alloc %{{.*}} -> !tile.smem<32x64xbf16, #tile.nvmma_shared<swizzle = 128>>
+// CHECK: %[[CB:.*]] = tile.local_load %[[SB]] : {{.*}} -> tensor<32x64xbf16, #[[B]]>
 // CHECK: %[[CC:.*]] = tile.convert_layout %{{.*}} -> tensor<64x64xf32, #[[MMA]]>
 // CHECK: %[[D:.*]] = tile.mma %[[CA]], %[[CB]], %[[CC]] : tensor<64x32xbf16, #[[A]]>, tensor<32x64xbf16, #[[B]]>, tensor<64x64xf32, #[[MMA]]>
 // CHECK: tile.convert_layout %[[D]] : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #blocked
 // PTX-LABEL: .entry gemm_tile(
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
 tile.kernel @gemm_tile(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) {
@@ -28,9 +33,15 @@ tile.kernel @gemm_tile(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !
 
 // -----
 
-// f16 with 2x2 warps when M has only 32 rows.
+// f16 with 2x2 warps when M has only 32 rows. Rows of 16 f16 (32 bytes)
+// take the 32-byte swizzle, which needs 32 rows: A (32 rows) goes through
+// shared memory, B (16 rows) takes a layout conversion.
 // CHECK: #tile.mma<version = 2, wpc = [2, 2], instr = [16, 8]>
 // CHECK-LABEL: tile.kernel @f16_32x16
+// CHECK: tile.local_alloc %{{.*}} -> !tile.smem<32x16xf16, #tile.nvmma_shared<swizzle = 32>>
+// CHECK: tile.local_load
+// CHECK-NOT: tile.local_alloc
+// CHECK: tile.convert_layout %{{.*}} : tensor<16x16xf16
 // PTX-LABEL: .entry f16_32x16(
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 tile.kernel @f16_32x16(%a: !tile.view<?x?xf16>, %c: !tile.view<?x?xf32>) {
