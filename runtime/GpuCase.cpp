@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -222,8 +223,14 @@ std::string read(const std::string &path, Case &c) {
     } else if (kind == "scalar") {
       Arg a;
       a.isView = false;
-      std::string type;
-      w >> type >> a.scalar;
+      std::string type, value;
+      w >> type >> value;
+      // strtod, not operator>>: the latter rejects "inf" and "nan" (the SSD
+      // kernels take dt limits of -inf and inf).
+      char *end = nullptr;
+      a.scalar = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0')
+        return "bad scalar value '" + value + "'";
       auto t = rt::parseScalarType(type);
       if (!t)
         return "unknown scalar type " + type;

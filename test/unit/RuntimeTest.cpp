@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/Runtime.h"
+#include "runtime/GpuCase.h"
 #include "runtime/KernelInfo.h"
 #include "runtime/Ptx.h"
 
@@ -96,6 +97,33 @@ template <typename T> T slotAs(const std::array<unsigned char, 8> &slot) {
 //===----------------------------------------------------------------------===//
 // KernelInfo
 //===----------------------------------------------------------------------===//
+
+// Recorded GPU cases keep non-finite scalars (the SSD dt limits are -inf
+// and inf): a stream's operator>> would read them as 0.
+TEST(GpuCaseTest, NonFiniteScalarsRoundTrip) {
+  tessera::gpucase::Case c;
+  c.name = "inf_scalars";
+  c.ptx = ".version 8.0\n";
+  c.info.name = "k";
+  c.info.args = {ArgInfo{"lo", ArgInfo::Kind::Scalar, ScalarType::f32},
+                 ArgInfo{"hi", ArgInfo::Kind::Scalar, ScalarType::f32},
+                 ArgInfo{"n", ArgInfo::Kind::Scalar, ScalarType::index}};
+  for (double v : {-double(INFINITY), double(INFINITY), 7.0}) {
+    tessera::gpucase::Arg a;
+    a.isView = false;
+    a.scalarType = v == 7.0 ? ScalarType::index : ScalarType::f32;
+    a.scalar = v;
+    c.args.push_back(a);
+  }
+  std::string dir = ::testing::TempDir() + "/tessera_gpucase";
+  ASSERT_EQ(tessera::gpucase::write(c, dir), "");
+  tessera::gpucase::Case back;
+  ASSERT_EQ(tessera::gpucase::read(dir + "/inf_scalars", back), "");
+  ASSERT_EQ(back.args.size(), 3u);
+  EXPECT_EQ(back.args[0].scalar, -INFINITY);
+  EXPECT_EQ(back.args[1].scalar, INFINITY);
+  EXPECT_EQ(back.args[2].scalar, 7.0);
+}
 
 TEST(KernelInfoTest, ScalarTypeNamesAndSizes) {
   const std::pair<ScalarType, int> all[] = {
