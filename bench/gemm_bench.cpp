@@ -2,6 +2,8 @@
 //
 //   tessera-gemm-bench KERNEL.ptx KERNEL.json [--sizes 4096,8192]
 //                      [--no-time]
+//   tessera-gemm-bench --tune A.ptx:A.json,B.ptx:B.json,... [--cache FILE]
+//                      [--sizes 4096,8192] [--no-time]
 //
 // For each size n (M = N = K = n): fresh random inputs of the kernel's
 // input type (bf16, f16 or f32), the output poisoned with NaN, then
@@ -16,19 +18,31 @@
 // At 8192 each bf16 input is 128 MB, past the 60 MB L2. The block tile is
 // read from the kernel name (gemm_<in>_<out>_MxNxK).
 //
+// With --tune, the kernel of each size is chosen among the candidates by
+// the runtime's autotuner (runtime/Autotuner.h) on that size's real
+// arguments, keyed by shapeBucket({m, n, k}) and cached in FILE (default:
+// defaultCachePath()); then it is checked and timed as above. A candidate's
+// config is its PTX file name from the tile on, '_' read as '.':
+// gemm_tune_128x256x64_w8_s4_hints.ptx -> 128x256x64.w8.s4.hints. Before
+// each size's line: one "tune" line per candidate when it was tuned, and
+//   autotune size=N bucket=B choice=CONFIG source=tuned|cache ms=T
+//
 //===----------------------------------------------------------------------===//
 
+#include "runtime/Autotuner.h"
 #include "runtime/Runtime.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -43,6 +57,52 @@ std::string readFile(const std::string &path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+/// One compiled GEMM and its block tile.
+struct Kernel {
+  std::string config; // its name in the autotuner's cache (--tune)
+  std::string ptx;
+  rt::KernelInfo info;
+  long blockM = 0, blockN = 0, blockK = 0;
+};
+
+/// Reads a kernel; its block tile is in its name (gemm_<in>_<out>_MxNxK).
+/// Returns "" or what is wrong.
+std::string loadKernel(const std::string &ptxPath, const std::string &jsonPath,
+                       Kernel &k) {
+  k.ptx = readFile(ptxPath);
+  std::string error;
+  auto info = rt::fromJson(readFile(jsonPath), &error);
+  if (!info || info->args.size() != 3)
+    return "bad kernel info" + (jsonPath.empty() ? "" : " " + jsonPath) + ": " +
+           error;
+  k.info = *info;
+  size_t tileAt = k.info.name.rfind('_');
+  if (tileAt == std::string::npos ||
+      std::sscanf(k.info.name.c_str() + tileAt + 1, "%ldx%ldx%ld", &k.blockM,
+                  &k.blockN, &k.blockK) != 3)
+    return "kernel name " + k.info.name + " does not end in _MxNxK";
+  return "";
+}
+
+/// "dir/gemm_tune_128x256x64_w8_s4_hints.ptx" -> "128x256x64.w8.s4.hints":
+/// the file name from its tile on, so that the cached choice does not
+/// depend on where the bundle lies; the whole stem when it has no tile.
+std::string configName(const std::string &ptxPath) {
+  std::string stem = ptxPath.substr(ptxPath.rfind('/') + 1);
+  if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".ptx") == 0)
+    stem.resize(stem.size() - 4);
+  for (size_t at = 0; at < stem.size(); ++at) {
+    long m, n, k;
+    if ((at == 0 || stem[at - 1] == '_') && std::isdigit(stem[at]) &&
+        std::sscanf(stem.c_str() + at, "%ldx%ldx%ld", &m, &n, &k) == 3) {
+      stem = stem.substr(at);
+      break;
+    }
+  }
+  std::replace(stem.begin(), stem.end(), '_', '.');
+  return stem;
 }
 
 uint16_t toBF16(float f) {
@@ -155,17 +215,27 @@ cudaDataType cudaType(rt::ScalarType t) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: tessera-gemm-bench KERNEL.ptx KERNEL.json "
-                         "[--sizes 4096,8192] [--no-time]\n");
+  auto usage = [] {
+    std::fprintf(stderr,
+                 "usage: tessera-gemm-bench KERNEL.ptx KERNEL.json "
+                 "[--sizes 4096,8192] [--no-time]\n"
+                 "       tessera-gemm-bench --tune A.ptx:A.json,B.ptx:B.json,"
+                 "... [--cache FILE] [--sizes 4096,8192] [--no-time]\n");
     return 2;
-  }
-  std::string ptx = readFile(argv[1]), json = readFile(argv[2]);
+  };
+  std::vector<std::string> positional;
+  std::string tuneList, cachePath;
   std::vector<int64_t> sizes = {4096, 8192};
   bool timeIt = true;
-  for (int i = 3; i < argc; ++i) {
+  for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--sizes" && i + 1 < argc) {
+    if (a == "--tune" && i + 1 < argc) {
+      tuneList = argv[++i];
+    } else if (a == "--cache" && i + 1 < argc) {
+      cachePath = argv[++i];
+    } else if (a.rfind("--", 0) != 0 && positional.size() < 2) {
+      positional.push_back(a);
+    } else if (a == "--sizes" && i + 1 < argc) {
       sizes.clear();
       std::stringstream ss(argv[++i]);
       std::string s;
@@ -178,23 +248,66 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  std::string error;
-  auto info = rt::fromJson(json, &error);
-  if (!info || info->args.size() != 3) {
-    std::fprintf(stderr, "bad kernel info: %s\n", error.c_str());
+  const bool tune = !tuneList.empty();
+  if (tune ? !positional.empty() : positional.size() != 2)
+    return usage();
+  if (!tune && !cachePath.empty()) {
+    std::fprintf(stderr, "--cache goes with --tune\n");
     return 2;
   }
-  // The block tile is in the kernel's name (gemm_<in>_<out>_MxNxK).
-  long blockM = 0, blockN = 0, blockK = 0;
-  size_t tileAt = info->name.rfind('_');
-  if (tileAt == std::string::npos ||
-      std::sscanf(info->name.c_str() + tileAt + 1, "%ldx%ldx%ld", &blockM,
-                  &blockN, &blockK) != 3) {
-    std::fprintf(stderr, "kernel name %s does not end in _MxNxK\n",
-                 info->name.c_str());
-    return 2;
+  // The kernels: one, or the candidates of --tune.
+  std::vector<Kernel> kernels;
+  if (!tune) {
+    kernels.emplace_back();
+    if (std::string error =
+            loadKernel(positional[0], positional[1], kernels.back());
+        !error.empty()) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      return 2;
+    }
+  } else {
+    std::stringstream ss(tuneList);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      size_t colon = item.find(':');
+      if (colon == std::string::npos) {
+        std::fprintf(stderr, "--tune: '%s' is not PTX:JSON\n", item.c_str());
+        return 2;
+      }
+      std::string ptxPath = item.substr(0, colon),
+                  jsonPath = item.substr(colon + 1);
+      if (!std::ifstream(ptxPath) || !std::ifstream(jsonPath)) {
+        std::fprintf(stderr, "--tune: cannot read %s or %s\n", ptxPath.c_str(),
+                     jsonPath.c_str());
+        return 2;
+      }
+      Kernel k;
+      if (std::string error = loadKernel(ptxPath, jsonPath, k);
+          !error.empty()) {
+        std::fprintf(stderr, "--tune: %s\n", error.c_str());
+        return 2;
+      }
+      k.config = configName(ptxPath);
+      kernels.push_back(std::move(k));
+    }
+    if (kernels.empty())
+      return usage();
   }
-  const rt::ScalarType in = info->args[0].type, out = info->args[2].type;
+  // The autotuner's key: the kernel without its tile (gemm_bf16_f32); the
+  // candidates must agree on it, and so on their element types.
+  const std::string &first = kernels[0].info.name;
+  const std::string kernelKey = first.substr(0, first.rfind('_'));
+  for (const Kernel &k : kernels)
+    if (k.info.name.substr(0, k.info.name.rfind('_')) != kernelKey ||
+        k.info.args[0].type != kernels[0].info.args[0].type ||
+        k.info.args[1].type != kernels[0].info.args[1].type ||
+        k.info.args[2].type != kernels[0].info.args[2].type) {
+      std::fprintf(stderr, "--tune: %s (%s) is not the same GEMM as %s\n",
+                   k.info.name.c_str(), k.config.c_str(), first.c_str());
+      return 2;
+    }
+  const rt::ScalarType in = kernels[0].info.args[0].type,
+                       out = kernels[0].info.args[2].type;
   const bool f32In = in == rt::ScalarType::f32;
   // Relative L2 bound: f32 accumulation of exact products (~sqrt(K) ulps of
   // f32) for 16-bit inputs; tf32 input rounding (2^-11) for f32 inputs;
@@ -214,9 +327,25 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "cublasCreate failed\n");
     return 1;
   }
-  std::printf("device %s; kernel %s (%d warps, %d B shared, %zu tensor maps)\n",
-              runtime->deviceName().c_str(), info->name.c_str(), info->numWarps,
-              info->sharedBytes, info->tma.size());
+  std::optional<rt::Autotuner> tuner;
+  if (!tune) {
+    const rt::KernelInfo &info = kernels[0].info;
+    std::printf(
+        "device %s; kernel %s (%d warps, %d B shared, %zu tensor maps)\n",
+        runtime->deviceName().c_str(), info.name.c_str(), info.numWarps,
+        info.sharedBytes, info.tma.size());
+  } else {
+    tuner.emplace(*runtime,
+                  cachePath.empty() ? rt::defaultCachePath() : cachePath);
+    std::printf("device %s; autotuning %s among %zu candidates (cache %s)\n",
+                runtime->deviceName().c_str(), kernelKey.c_str(),
+                kernels.size(), tuner->cachePath().c_str());
+    for (const Kernel &k : kernels)
+      std::printf("  candidate %-28s %s (%d warps, %d B shared, %zu tensor "
+                  "maps)\n",
+                  k.config.c_str(), k.info.name.c_str(), k.info.numWarps,
+                  k.info.sharedBytes, k.info.tma.size());
+  }
   std::printf("%-6s %10s %10s %10s %10s %8s %8s %10s %8s\n", "size",
               "tessera ms", "cuBLAS ms", "tessera TF", "cuBLAS TF", "ratio",
               "of peak", "rel err", "bound");
@@ -244,13 +373,51 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "allocation failed at %lld\n", (long long)n);
       return 1;
     }
-    // Poison the output (all-ones bytes: NaN in every float type).
-    CHECK_CUDA(cudaMemset(reinterpret_cast<void *>(c), 0xff, cbytes));
-    std::array<int64_t, 3> grid = {(m + blockM - 1) / blockM,
-                                   (n + blockN - 1) / blockN, 1};
+    auto gridOf = [&](const Kernel &kk) -> std::array<int64_t, 3> {
+      return {(m + kk.blockM - 1) / kk.blockM, (n + kk.blockN - 1) / kk.blockN,
+              1};
+    };
     std::vector<rt::Arg> args = {rt::ViewArg{a, {m, k}, {k, 1}},
                                  rt::ViewArg{b, {k, n}, {n, 1}},
                                  rt::ViewArg{c, {m, n}, {n, 1}}};
+    size_t chosen = 0;
+    if (tune) {
+      // Every candidate runs on these arguments (it writes c, poisoned
+      // below).
+      std::vector<rt::TuneCandidate> candidates;
+      for (const Kernel &kk : kernels)
+        candidates.push_back({kk.config, kk.ptx, kk.info, gridOf(kk)});
+      const std::string bucket = rt::shapeBucket({m, n, k});
+      rt::TuneReport report;
+      rt::Status st =
+          tuner->select(kernelKey, bucket, candidates, args, chosen, &report);
+      for (const std::string &w : report.warnings)
+        std::printf("warning: %s\n", w.c_str());
+      if (!st) {
+        std::printf("FAIL: %s\n", st.message.c_str());
+        return 1;
+      }
+      for (const rt::CandidateTiming &t : report.candidates) {
+        if (t.ok)
+          std::printf("tune   %-6lld %-28s %10.3f ms %8.1f TF\n", (long long)n,
+                      t.config.c_str(), t.ms, 2.0 * m * n * k / t.ms / 1e9);
+        else
+          std::printf("tune   %-6lld %-28s failed: %s\n", (long long)n,
+                      t.config.c_str(),
+                      t.error.substr(0, t.error.find('\n')).c_str());
+      }
+      std::printf(
+          "autotune size=%lld bucket=%s choice=%s source=%s ms=%.3f%s\n",
+          (long long)n, bucket.c_str(), report.config.c_str(),
+          report.fromCache ? "cache" : "tuned", report.ms,
+          report.fromCache ? (" date=" + report.date).c_str() : "");
+    }
+    const Kernel &kernel = kernels[chosen];
+    const std::string &ptx = kernel.ptx;
+    const rt::KernelInfo *info = &kernel.info;
+    const std::array<int64_t, 3> grid = gridOf(kernel);
+    // Poison the output (all-ones bytes: NaN in every float type).
+    CHECK_CUDA(cudaMemset(reinterpret_cast<void *>(c), 0xff, cbytes));
     if (rt::Status st = runtime->launch(ptx, *info, grid, args, true); !st) {
       std::fprintf(stderr, "tessera GEMM failed: %s\n", st.message.c_str());
       return 1;

@@ -34,6 +34,29 @@ if [ -x "$here/tessera-gemm-bench" ]; then
   for v in bf16 bf16_hints bf16_nopipe bf16_mma f16 f32; do
     echo "== gemm-$v"; cat "$logs/gemm-$v.log"
   done
+
+  # The autotuner among every gemm_tune_*.ptx, twice on one cache: the
+  # first run tunes each size, the second must take each from the cache.
+  tune=
+  for p in "$here"/gemm_tune_*.ptx; do
+    [ -e "$p" ] && tune=${tune:+$tune,}$p:${p%.ptx}.json
+  done
+  if [ -n "$tune" ]; then
+    rm -f "$logs/autotune.json"
+    for pass in 1 2; do
+      run "gemm-tune-$pass" "$here/tessera-gemm-bench" --tune "$tune" --cache "$logs/autotune.json" --sizes 4096,8192
+    done
+    tuned=$(grep -c '^autotune .* source=tuned' "$logs/gemm-tune-1.log")
+    cached=$(grep -c '^autotune .* source=cache' "$logs/gemm-tune-2.log")
+    if [ "$tuned" -ne 2 ] || [ "$cached" -ne 2 ]; then
+      echo "FAIL: autotune: $tuned of 2 sizes tuned in the first run, $cached of 2 from the cache in the second" >> "$logs/gemm-tune-2.log"
+      status=1
+    fi
+    for pass in 1 2; do
+      echo "== gemm-tune-$pass"; cat "$logs/gemm-tune-$pass.log"
+    done
+    echo "== autotune cache"; "$here/tessera-tune" list --cache "$logs/autotune.json"
+  fi
 fi
 
 echo "== failures =="

@@ -5,10 +5,13 @@
 // pretend device. "Device memory" is host memory, launches run nothing but
 // are recorded, and the JIT accepts any PTX except that containing
 // SYNTAX_ERROR, or an architecture-specific target (sm_90a) of another
-// device. cuTensorMapEncodeTiled checks its arguments as the driver
-// documents and writes them, recognisably, into the 128-byte map; every call
-// is recorded. The tests steer and inspect it through the fake_cuda_*
-// functions.
+// device. Events read a clock that each record advances by 0.5 ms and each
+// launch by the "launch_us" setting plus "launch_us:<kernel>" (so tests
+// can make one kernel faster than another); "launch_error:<kernel>" fails
+// one kernel's launches. cuTensorMapEncodeTiled checks its arguments as
+// the driver documents and writes them, recognisably, into the 128-byte
+// map; every call is recorded. The tests steer and inspect it through the
+// fake_cuda_* functions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,7 +59,8 @@ struct State {
   std::vector<std::unique_ptr<FakeFunction>> functions;
   std::map<unsigned long long, std::vector<unsigned char>> memory;
   std::vector<unsigned long long> lastParams;
-  long long clock = 0;
+  std::string name = "Tessera Fake GPU";
+  long long clock = 0; // microseconds
   std::map<CUevent, long long> events;
   long long nextEvent = 1;
   std::vector<TmaCall> tmaCalls;
@@ -172,7 +176,7 @@ CUresult deviceGet(CUdevice *d, int ordinal) {
   return 0;
 }
 CUresult deviceGetName(char *name, int len, CUdevice) {
-  std::snprintf(name, len, "Tessera Fake GPU");
+  std::snprintf(name, len, "%s", state().name.c_str());
   return 0;
 }
 CUresult deviceGetAttribute(int *v, int attr, CUdevice) {
@@ -347,6 +351,9 @@ CUresult launchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
   if (shared > static_cast<unsigned>(std::max(s.get("shared_default"),
                                               s.get("set_shared_value"))))
     return CUDA_ERROR_INVALID_VALUE;
+  if (long long e = s.get("launch_error:" + fn->name))
+    return static_cast<CUresult>(e);
+  s.clock += s.get("launch_us") + s.get("launch_us:" + fn->name);
   return static_cast<CUresult>(s.get("launch_error"));
 }
 
@@ -413,7 +420,7 @@ CUresult eventRecord(CUevent e, CUstream) {
   State &s = state();
   if (!s.events.count(e))
     return CUDA_ERROR_INVALID_VALUE;
-  s.events[e] = ++s.clock;
+  s.events[e] = s.clock += 500;
   return 0;
 }
 CUresult eventSynchronize(CUevent e) {
@@ -424,7 +431,7 @@ CUresult eventElapsedTime(float *ms, CUevent a, CUevent b) {
   if (!s.events.count(a) || !s.events.count(b) || s.events[a] < 0 ||
       s.events[b] < 0)
     return CUDA_ERROR_INVALID_VALUE;
-  *ms = 0.5f * static_cast<float>(s.events[b] - s.events[a]);
+  *ms = static_cast<float>(s.events[b] - s.events[a]) / 1000.0f;
   return 0;
 }
 CUresult eventDestroy(CUevent e) {
@@ -585,6 +592,7 @@ void fake_cuda_set(const char *key, long long value) {
 }
 long long fake_cuda_get(const char *key) { return state().get(key); }
 void fake_cuda_set_missing(const char *symbol) { state().missing = symbol; }
+void fake_cuda_set_device_name(const char *name) { state().name = name; }
 int fake_cuda_param_count() {
   return static_cast<int>(state().lastParams.size());
 }
