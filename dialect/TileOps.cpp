@@ -569,9 +569,10 @@ LogicalResult AsyncLoadOp::verify() {
            << dest.getElementType();
   if (!isa_and_nonnull<NvmmaSharedLayoutAttr>(dest.getEncoding()))
     return emitOpError("the destination needs a #tile.nvmma_shared layout");
-  for (int64_t d : dest.getShape())
-    if (d > 256)
-      return emitOpError("a TMA box dimension is at most 256, got ") << d;
+  if (!getCpAsync())
+    for (int64_t d : dest.getShape())
+      if (d > 256)
+        return emitOpError("a TMA box dimension is at most 256, got ") << d;
   if (!isBarrierArray(getBarriers().getType()))
     return emitOpError("expected mbarriers (!tile.smem<Nxi64>), got ")
            << getBarriers().getType();

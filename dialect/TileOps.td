@@ -480,6 +480,13 @@ def Tile_AsyncLoadOp : Tile_Op<"async_load", [Tile_InKernel]> {
     encodes its tensor map at launch (`tile.tma` on the kernel lists them).
     `cache` becomes the TMA L2 cache hint.
 
+    With `cp_async` (sm_80) every thread copies 16-byte pieces with
+    `cp.async` (bytes past the view's edge zero-filled) and arrives on the
+    mbarrier once they land (`cp.async.mbarrier.arrive.noinc`), so the
+    mbarrier expects one arrival per thread and copy; views whose rows are
+    not 16-byte aligned are copied element by element instead, with a plain
+    arrival.
+
     ```mlir
     tile.async_load %a[%m, %k] into %sa, %full[%s]
         : !tile.view<?x?xbf16> -> !tile.smem<128x64xbf16, #nv>, !tile.smem<3xi64>
@@ -488,10 +495,11 @@ def Tile_AsyncLoadOp : Tile_Op<"async_load", [Tile_InKernel]> {
   let arguments = (ins Tile_ViewType:$view, Variadic<Index>:$indices,
                        Tile_SharedMem:$dest, Tile_SharedMem:$barriers,
                        Index:$barrierIndex,
-                       OptionalAttr<Tile_CachePolicy>:$cache);
+                       OptionalAttr<Tile_CachePolicy>:$cache,
+                       UnitAttr:$cp_async);
   let assemblyFormat = [{
     $view `[` $indices `]` `into` $dest `,` $barriers `[` $barrierIndex `]`
-    (`cache` `(` $cache^ `)`)? attr-dict
+    (`cache` `(` $cache^ `)`)? (`cp_async` $cp_async^)? attr-dict
     `:` qualified(type($view)) `->` qualified(type($dest)) `,` qualified(type($barriers))
   }];
   let hasVerifier = 1;

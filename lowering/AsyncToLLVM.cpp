@@ -53,6 +53,8 @@ void assignSharedMemory(tile::KernelOp kernel, int64_t scratchBytes) {
   // One tensor map per (view argument, box, swizzle).
   SmallVector<Attribute> maps;
   kernel.walk([&](tile::AsyncLoadOp op) {
+    if (op.getCpAsync())
+      return;
     tile::SharedMemType dest = op.getDest().getType();
     auto nv = cast<tile::NvmmaSharedLayoutAttr>(dest.getEncoding());
     int64_t span = nv.getSwizzle(),
@@ -362,8 +364,10 @@ struct BarrierAllocLowering : OpConversionPattern<tile::BarrierAllocOp> {
             "r,r,r");
     }
     // Initialisation visible to the async proxy (TMA) and to every thread.
-    asmOp(rewriter, loc, {}, {}, "fence.mbarrier_init.release.cluster;", "");
-    asmOp(rewriter, loc, {}, {}, "fence.proxy.async.shared::cta;", "");
+    if (targetsSm90(op)) {
+      asmOp(rewriter, loc, {}, {}, "fence.mbarrier_init.release.cluster;", "");
+      asmOp(rewriter, loc, {}, {}, "fence.proxy.async.shared::cta;", "");
+    }
     barrier(rewriter, loc);
     rewriter.replaceOp(op, base);
     return success();
@@ -384,10 +388,12 @@ struct BarrierWaitLowering : OpConversionPattern<tile::BarrierWaitOp> {
     // complete.
     auto loop = scf::WhileOp::create(rewriter, loc, TypeRange{}, ValueRange{});
     Block *before = rewriter.createBlock(&loop.getBefore());
+    // sm_80 has only the non-blocking test_wait.
+    std::string wait = targetsSm90(op) ? "try_wait" : "test_wait";
     Value done = asmOp(rewriter, loc, rewriter.getI32Type(), {bar, parity},
-                       "{ .reg .pred p; "
-                       "mbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2; "
-                       "selp.u32 $0, 1, 0, p; }",
+                       "{ .reg .pred p; mbarrier." + wait +
+                           ".parity.shared::cta.b64 p, [$1], $2; "
+                           "selp.u32 $0, 1, 0, p; }",
                        "=r,r,r");
     Value again = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
                                        done, i32Const(rewriter, loc, 0));
@@ -424,11 +430,159 @@ Value tensorMapParam(Operation *op, int64_t slot) {
   return fn.getArgument(fn.getNumArguments() - maps.size() + slot);
 }
 
+/// cp.async copy of a tile into a #tile.nvmma_shared buffer (sm_80): each
+/// thread copies 16-byte pieces (zero-filled past the view's edge), then
+/// arrives on the mbarrier when they have landed. Views whose rows are not
+/// 16-byte pieces (inner stride other than 1, or a misaligned row) are
+/// copied element by element, then a plain arrival.
+void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  tile::SharedMemType dest = op.getDest().getType();
+  auto nv = cast<tile::NvmmaSharedLayoutAttr>(dest.getEncoding());
+  const int64_t rows = dest.getShape()[0], cols = dest.getShape()[1];
+  Type element = dest.getElementType();
+  const int64_t eb = elementBytes(element), pieceElems = 16 / eb;
+  int64_t threads = 128;
+  if (auto attr = op->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
+          tile::kNumWarpsAttrName))
+    threads = 32 * attr.getInt();
+  auto c64 = [&](int64_t v) { return i64Const(rewriter, loc, v); };
+  auto cmp = [&](LLVM::ICmpPredicate p, Value a, Value b) -> Value {
+    return LLVM::ICmpOp::create(rewriter, loc, p, a, b);
+  };
+  Value view = adaptor.getView();
+  Value ptr = extract(rewriter, loc, view, 0);
+  Value size0 = extract(rewriter, loc, view, 1),
+        size1 = extract(rewriter, loc, view, 2);
+  Value stride0 = extract(rewriter, loc, view, 3),
+        stride1 = extract(rewriter, loc, view, 4);
+  Value row0 =
+      LLVM::MulOp::create(rewriter, loc, adaptor.getIndices()[0], c64(rows));
+  Value col0 =
+      LLVM::MulOp::create(rewriter, loc, adaptor.getIndices()[1], c64(cols));
+  Value bar = barrierAt(rewriter, loc, adaptor.getBarriers(),
+                        adaptor.getBarrierIndex());
+  Value dst = adaptor.getDest();
+  Value tid = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI64Type(),
+                                   threadId(rewriter, loc));
+  Value base =
+      LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), ptr);
+  Value rowBytes = LLVM::MulOp::create(rewriter, loc, stride0, c64(eb));
+  Value misaligned = LLVM::OrOp::create(
+      rewriter, loc, LLVM::AndOp::create(rewriter, loc, rowBytes, c64(15)),
+      LLVM::AndOp::create(rewriter, loc, base, c64(15)));
+  Value aligned = LLVM::AndOp::create(
+      rewriter, loc, cmp(LLVM::ICmpPredicate::eq, stride1, c64(1)),
+      cmp(LLVM::ICmpPredicate::eq, misaligned, c64(0)));
+  Value policy;
+  if (auto cache = op.getCache())
+    policy = createL2Policy(rewriter, loc, *cache);
+  auto branch = scf::IfOp::create(rewriter, loc, aligned, /*withElse=*/true);
+
+  // For each of this thread's items k (k = tid + i * threads < total).
+  auto forEach = [&](int64_t total, function_ref<void(Value)> body) {
+    for (int64_t i = 0; i * threads < total; ++i) {
+      Value k = LLVM::AddOp::create(rewriter, loc, tid, c64(i * threads));
+      if ((i + 1) * threads <= total) {
+        body(k);
+        continue;
+      }
+      auto guard = scf::IfOp::create(
+          rewriter, loc, cmp(LLVM::ICmpPredicate::ult, k, c64(total)), false);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(&guard.getThenRegion().front());
+      body(k);
+    }
+  };
+  auto inBounds = [&](Value r, Value c) {
+    return LLVM::AndOp::create(rewriter, loc,
+                               cmp(LLVM::ICmpPredicate::slt, r, size0),
+                               cmp(LLVM::ICmpPredicate::slt, c, size1));
+  };
+
+  {
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
+    const int64_t perRow = cols / pieceElems;
+    forEach(rows * perRow, [&](Value k) {
+      Value r = LLVM::UDivOp::create(rewriter, loc, k, c64(perRow));
+      Value c = LLVM::MulOp::create(
+          rewriter, loc, LLVM::URemOp::create(rewriter, loc, k, c64(perRow)),
+          c64(pieceElems));
+      Value gr = LLVM::AddOp::create(rewriter, loc, row0, r);
+      Value gc = LLVM::AddOp::create(rewriter, loc, col0, c);
+      Value in = inBounds(gr, gc);
+      Value left = LLVM::MulOp::create(
+          rewriter, loc, LLVM::SubOp::create(rewriter, loc, size1, gc),
+          c64(eb));
+      Value bytes = LLVM::SelectOp::create(
+          rewriter, loc, in,
+          LLVM::SelectOp::create(rewriter, loc,
+                                 cmp(LLVM::ICmpPredicate::slt, left, c64(16)),
+                                 left, c64(16)),
+          c64(0));
+      Value at = LLVM::MulOp::create(
+          rewriter, loc,
+          LLVM::AddOp::create(rewriter, loc,
+                              LLVM::MulOp::create(rewriter, loc, gr, stride0),
+                              gc),
+          c64(eb));
+      Value src = LLVM::SelectOp::create(
+          rewriter, loc, in,
+          LLVM::GEPOp::create(rewriter, loc, ptr.getType(),
+                              rewriter.getI8Type(), ptr, ValueRange{at}),
+          ptr);
+      Value off = nvmmaOffset(rewriter, loc, nv, r, c, rows, eb);
+      Value to =
+          sharedAddress(rewriter, loc, gepBytes(rewriter, loc, dst, off));
+      if (policy)
+        asmOp(rewriter, loc, {}, {to, src, toI32(rewriter, loc, bytes), policy},
+              "cp.async.cg.shared.global.L2::cache_hint [$0], [$1], 16, $2, "
+              "$3;",
+              "r,l,r,l");
+      else
+        asmOp(rewriter, loc, {}, {to, src, toI32(rewriter, loc, bytes)},
+              "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r");
+    });
+    asmOp(rewriter, loc, {}, {bar},
+          "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [$0];", "r");
+  }
+  {
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
+    Value zero = scalarConst(rewriter, loc, element, 0.0);
+    forEach(rows * cols, [&](Value k) {
+      Value r = LLVM::UDivOp::create(rewriter, loc, k, c64(cols));
+      Value c = LLVM::URemOp::create(rewriter, loc, k, c64(cols));
+      Value gr = LLVM::AddOp::create(rewriter, loc, row0, r);
+      Value gc = LLVM::AddOp::create(rewriter, loc, col0, c);
+      Value at = LLVM::AddOp::create(
+          rewriter, loc, LLVM::MulOp::create(rewriter, loc, gr, stride0),
+          LLVM::MulOp::create(rewriter, loc, gc, stride1));
+      Value src = LLVM::GEPOp::create(rewriter, loc, ptr.getType(), element,
+                                      ptr, ValueRange{at});
+      Value v = predicatedLoad(rewriter, loc, element, src, inBounds(gr, gc),
+                               zero, policy);
+      Value off = nvmmaOffset(rewriter, loc, nv, r, c, rows, eb);
+      LLVM::StoreOp::create(rewriter, loc, v, gepBytes(rewriter, loc, dst, off),
+                            eb);
+    });
+    asmOp(rewriter, loc, {}, {bar},
+          "{ .reg .b64 st; mbarrier.arrive.shared::cta.b64 st, [$0]; }", "r");
+  }
+  rewriter.eraseOp(op);
+}
+
 struct AsyncLoadLowering : OpConversionPattern<tile::AsyncLoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(tile::AsyncLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getCpAsync()) {
+      lowerCpAsync(op, adaptor, rewriter);
+      return success();
+    }
     Location loc = op.getLoc();
     tile::SharedMemType dest = op.getDest().getType();
     auto nv = cast<tile::NvmmaSharedLayoutAttr>(dest.getEncoding());

@@ -39,9 +39,13 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(tile::createTileRemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  if (options.pipeline && options.target == "sm_90a") {
+  if (options.pipeline) {
     tile::TilePipelineOptions pipeline;
     pipeline.stages = options.stages;
+    pipeline.target = options.target;
+    // sm_80 parts have at most 163 KB of shared memory per CTA (A100).
+    if (options.target == "sm_80")
+      pipeline.sharedBytes = 166912;
     pm.addPass(tile::createTilePipeline(pipeline));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
@@ -118,6 +122,8 @@ FailureOr<CompiledModule> compileToPtx(ModuleOp module,
   }
 
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
+  // The lowering picks target-specific instructions (mbarrier waits, copies).
+  (*lowered)->setAttr(kTargetAttrName, StringAttr::get(ctx, options.target));
   std::string diagnostics;
   {
     ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {

@@ -192,6 +192,12 @@ Value sharedMemoryBase(OpBuilder &b, Location loc, Operation *anchor) {
       kSharedMemorySymbol);
 }
 
+bool targetsSm90(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto target = module->getAttrOfType<StringAttr>(kTargetAttrName);
+  return !target || target.getValue() != "sm_80";
+}
+
 void barrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
 
 /// The integer type and PTX register class of a memory element.

@@ -25,6 +25,11 @@ inline constexpr unsigned kGlobalSpace = 1, kSharedSpace = 3;
 /// The symbol of the dynamic shared memory a kernel's scratch lives in.
 inline constexpr const char *kSharedMemorySymbol = "tessera_smem";
 
+/// The module attribute naming the target ("sm_90a" when absent).
+inline constexpr const char *kTargetAttrName = "tile.target";
+/// True unless the module containing `op` targets sm_80.
+bool targetsSm90(mlir::Operation *op);
+
 /// The kernel attribute listing the tensor maps of its TMA copies; each is
 /// passed as a trailing u64 parameter (runtime/KernelInfo.h).
 inline constexpr const char *kTmaAttrName = "tile.tma";

@@ -67,9 +67,10 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
   let summary = "multi-stage TMA prefetch of the wgmma operands in loops";
   let description = [{
     In an `scf.for` whose body loads tiles with `tile.load` only to write
-    them to shared memory for `tile.warpgroup_mma` (what
-    `tile-accelerate-mma` makes for sm_90a), the loads become TMA copies
-    (`tile.async_load`) into rings of `S` stages with one mbarrier per
+    them to shared memory for `tile.warpgroup_mma` or `tile.local_load`
+    (what `tile-accelerate-mma` makes), the loads become asynchronous
+    copies (`tile.async_load`: TMA on sm_90a, `cp.async` on sm_80) into
+    rings of `S` stages with one mbarrier per
     stage: the first `S - 1` iterations' tiles are requested before the
     loop, each iteration waits for its stage, issues its wgmma, waits for
     the previous iteration's wgmma only (`pending 1`), and then requests
@@ -87,6 +88,9 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
            "upper bound on the stages a hint can ask for">,
     Option<"sharedBytes", "shared-bytes", "unsigned", "232448",
            "shared memory a CTA may use (227 KB on sm_90)">,
+    Option<"target", "target", "std::string", "\"sm_90a\"",
+           "sm_90a (TMA copies, wgmma or ldmatrix readers) or sm_80 "
+           "(cp.async copies, ldmatrix readers)">,
   ];
   let dependentDialects = ["::tessera::tile::TileDialect",
                            "::mlir::arith::ArithDialect",

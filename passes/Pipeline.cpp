@@ -82,7 +82,7 @@ std::optional<Prefetch> prefetchOf(scf::ForOp loop, Value operand) {
   if (!arg || !isa<KernelOp>(arg.getOwner()->getParentOp()))
     return std::nullopt;
   for (Operation *user : alloc->getUsers())
-    if (!isa<WarpgroupMmaOp>(user))
+    if (!isa<WarpgroupMmaOp, LocalLoadOp>(user))
       return std::nullopt;
   return Prefetch{load, alloc};
 }
@@ -91,6 +91,11 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
   using TilePipelineBase::TilePipelineBase;
 
   void runOnOperation() override {
+    if (target != "sm_80" && target != "sm_90a") {
+      getOperation().emitError("tile-pipeline: unknown target '")
+          << target << "' (expected sm_80 or sm_90a)";
+      return signalPassFailure();
+    }
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
@@ -99,18 +104,27 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
 
   void pipeline(scf::ForOp loop) {
     SmallVector<WarpgroupMmaOp> mmas(loop.getBody()->getOps<WarpgroupMmaOp>());
-    if (mmas.empty())
+    SmallVector<LocalLoadOp> reads(loop.getBody()->getOps<LocalLoadOp>());
+    if (mmas.empty() && reads.empty())
       return;
-    SmallVector<Prefetch> prefetches;
+    // Every shared-memory operand read in the loop must be prefetchable.
+    SmallVector<Value> operands;
     for (WarpgroupMmaOp mma : mmas)
-      for (Value operand : {mma.getA(), mma.getB()}) {
-        std::optional<Prefetch> p = prefetchOf(loop, operand);
-        if (!p)
-          return;
-        if (!llvm::any_of(prefetches,
-                          [&](Prefetch q) { return q.alloc == p->alloc; }))
-          prefetches.push_back(*p);
-      }
+      operands.append({mma.getA(), mma.getB()});
+    for (LocalLoadOp read : reads)
+      operands.push_back(read.getBuffer());
+    SmallVector<Prefetch> prefetches;
+    for (Value operand : operands) {
+      std::optional<Prefetch> p = prefetchOf(loop, operand);
+      if (!p)
+        return;
+      if (!llvm::any_of(prefetches,
+                        [&](Prefetch q) { return q.alloc == p->alloc; }))
+        prefetches.push_back(*p);
+    }
+    const bool cpAsync = target == "sm_80";
+    if (cpAsync && !mmas.empty())
+      return; // wgmma needs sm_90a
     SmallVector<Value> indices;
     SmallVector<SmallVector<Value>> loadIndices;
     for (Prefetch p : prefetches) {
@@ -159,9 +173,15 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
                              stage.getEncoding()),
           Value()));
     }
+    // TMA: one arrival (with its byte count) per copy; cp.async: one per
+    // thread and copy.
+    int64_t threads = 128;
+    if (auto attr =
+            getOperation()->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
+      threads = 32 * attr.getInt();
     Value full = BarrierAllocOp::create(
         b, loc, SharedMemType::get(ctx, {numStages}, b.getI64Type(), {}),
-        int64_t(prefetches.size()));
+        int64_t(prefetches.size()) * (cpAsync ? threads : 1));
 
     // The copies of the iteration whose induction variable is `iv`, into
     // `stage`.
@@ -176,7 +196,7 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
         for (Value v : loadIndices[j])
           idx.push_back(map.lookupOrDefault(v));
         AsyncLoadOp::create(bb, loc, views[j], idx, dest, full, stage,
-                            caches[j]);
+                            caches[j], cpAsync ? bb.getUnitAttr() : UnitAttr());
       }
     };
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),

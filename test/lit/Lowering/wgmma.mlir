@@ -51,5 +51,16 @@
 // NOPIPE: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // NOPIPE: wgmma.wait_group.sync.aligned 0;
 
+// sm_80: cp.async into the ring (16-byte pieces, zero-filled past the
+// edge; element by element for misaligned rows), waits by test_wait,
+// ldmatrix into mma.sync fragments.
+// SM80: mbarrier.init.shared::cta.b64
+// SM80-NOT: fence.mbarrier_init
+// SM80: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
+// SM80: cp.async.mbarrier.arrive.noinc.shared::cta.b64
+// SM80: mbarrier.arrive.shared::cta.b64
+// SM80: mbarrier.test_wait.parity.shared::cta.b64
+// SM80: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// SM80: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // SM80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // SM80-NOT: wgmma

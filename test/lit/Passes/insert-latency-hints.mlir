@@ -13,7 +13,7 @@
 // CHECK: tile.load %{{.*}} latency(9) cache(normal) {{.*}} -> tensor<16x16xbf16>
 // CHECK: tile.store %{{.*}} latency(1) cache(evict_first)
 // On sm_90a the A and B tiles come by TMA (tile-pipeline), the policy as
-// its cache-hint operand; on sm_80 by ld.global with the hint.
+// its cache-hint operand; on sm_80 by cp.async with the hint.
 // PTX-LABEL: .entry gemm(
 // PTX: createpolicy.fractional.L2::evict_last.b64
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint
@@ -21,7 +21,7 @@
 // PTX: st.global.L2::cache_hint
 // SM80-LABEL: .entry gemm(
 // SM80: createpolicy.fractional.L2::evict_last.b64
-// SM80: ld.global.L2::cache_hint.v4.b32
+// SM80: cp.async.cg.shared.global.L2::cache_hint
 // SM80: createpolicy.fractional.L2::evict_first.b64
 // SM80: st.global.L2::cache_hint
 // NOHINTS-LABEL: .entry gemm(

@@ -120,3 +120,35 @@ tile.kernel @carried(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: inde
   }
   tile.store %acc#0, %c[%c0, %c0] : tensor<128x64xf32> -> !tile.view<?x?xf32>
 }
+
+// -----
+
+// sm_80: the same ring with cp.async copies into the ldmatrix operands;
+// every thread arrives once per copy (2 copies x 128 threads).
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-accelerate-mma=target=sm_80 --canonicalize --tile-remove-layout-conversions --canonicalize --tile-pipeline="stages=3 target=sm_80" --canonicalize | FileCheck %s --check-prefix=SM80
+// SM80-LABEL: tile.kernel @ampere
+// SM80: tile.local_alloc : !tile.smem<3x64x32xbf16, #tile.nvmma_shared<swizzle = 64>>
+// SM80: tile.local_alloc : !tile.smem<3x32x64xbf16, #tile.nvmma_shared<swizzle = 128>>
+// SM80: tile.barrier_alloc count 256 : !tile.smem<3xi64>
+// SM80: tile.async_load %arg0{{.*}} cp_async
+// SM80: scf.for
+// SM80: tile.barrier_wait
+// SM80: tile.local_load {{.*}} -> tensor<64x32xbf16, #dot_op
+// SM80: tile.local_load {{.*}} -> tensor<32x64xbf16, #dot_op
+// SM80: tile.mma
+// SM80: tile.sync_threads
+// SM80: tile.async_load {{.*}} cp_async
+// SM80-NOT: tile.warpgroup_mma_wait
+tile.kernel @ampere(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) {
+  %i = tile.program_id x : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%s = %z) -> (tensor<64x64xf32>) {
+    %ta = tile.load %a[%i, %k] : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
+    %tb = tile.load %b[%k, %i] : !tile.view<?x?xbf16> -> tensor<32x64xbf16>
+    %d = tile.mma %ta, %tb, %s : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %acc, %c[%i, %i] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+}
