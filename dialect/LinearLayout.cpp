@@ -105,16 +105,28 @@ LinearLayout LinearLayout::fromDotOperand(DotOperandLayoutAttr layout,
                 wn = parent.getWarpsPerCTA()[1];
   const bool isA = layout.getOpIdx() == 0;
   const int kDim = isA ? 1 : 0, outerDim = isA ? 0 : 1;
-  // A (16 x 16 per warp): a0 a1 at row lane/4, k = 2 (lane % 4) + {0, 1};
-  // a2 a3 eight rows below; a4..a7 the same at k + 8.
-  // B (16 x 8): b0 b1 at k = 2 (lane % 4) + {0, 1}, column lane/4; b2 b3 at
-  // k + 8.
-  b.add(Register, kDim, 1);
-  if (isA)
-    b.add(Register, outerDim, 8);
-  b.add(Register, kDim, 8);
-  b.add(Lane, kDim, 2);
-  b.add(Lane, kDim, 4);
+  const bool tf32 = layout.getKWidth() == 1;
+  if (tf32) {
+    // m16n8k8 (tf32): A (16 x 8 per warp): a0 at row lane/4, k = lane % 4;
+    // a1 eight rows below; a2 a3 the same at k + 4. B (8 x 8): b0 at
+    // k = lane % 4, column lane/4; b1 at k + 4.
+    if (isA)
+      b.add(Register, outerDim, 8);
+    b.add(Register, kDim, 4);
+    b.add(Lane, kDim, 1);
+    b.add(Lane, kDim, 2);
+  } else {
+    // A (16 x 16 per warp): a0 a1 at row lane/4, k = 2 (lane % 4) + {0, 1};
+    // a2 a3 eight rows below; a4..a7 the same at k + 8.
+    // B (16 x 8): b0 b1 at k = 2 (lane % 4) + {0, 1}, column lane/4; b2 b3
+    // at k + 8.
+    b.add(Register, kDim, 1);
+    if (isA)
+      b.add(Register, outerDim, 8);
+    b.add(Register, kDim, 8);
+    b.add(Lane, kDim, 2);
+    b.add(Lane, kDim, 4);
+  }
   b.add(Lane, outerDim, 1);
   b.add(Lane, outerDim, 2);
   b.add(Lane, outerDim, 4);
@@ -138,7 +150,7 @@ LinearLayout LinearLayout::fromDotOperand(DotOperandLayoutAttr layout,
   }
   // Repetitions: along K first (the k-loop of the instruction), then the
   // outer dimension.
-  b.repeat(kDim, 16);
+  b.repeat(kDim, tf32 ? 8 : 16);
   b.repeat(outerDim, covOuter);
   return LinearLayout(b.shape, std::move(b.bases));
 }

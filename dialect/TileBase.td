@@ -164,7 +164,8 @@ def Tile_DotOperandLayoutAttr : AttrDef<Tile_Dialect, "DotOperandLayout"> {
     Operand `opIdx` (0: A, M x K; 1: B, K x N) of the Tensor Core
     instruction whose accumulator layout is `parent`, as `ldmatrix` leaves
     it in registers: `kWidth` consecutive K elements per 32-bit register
-    (2 for bf16/f16). Warps that share rows of A (columns of B) hold copies.
+    (2 for bf16/f16 and `m16n8k16`; 1 for tf32 and `m16n8k8`). Warps that
+    share rows of A (columns of B) hold copies.
 
     ```mlir
     tensor<64x32xbf16, #tile.dot_operand<idx = 0, parent = #tile.mma<version = 2, wpc = [2, 2], instr = [16, 8]>, kwidth = 2>>

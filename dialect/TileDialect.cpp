@@ -156,8 +156,9 @@ DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (parent.getVersion() != 2)
     return emitError() << "dot operands in registers are defined for "
                           "version 2 (mma.sync) parents";
-  if (kWidth != 2)
-    return emitError() << "kwidth must be 2 (16-bit operands), got " << kWidth;
+  if (kWidth != 1 && kWidth != 2)
+    return emitError() << "kwidth must be 2 (16-bit operands) or 1 (tf32), got "
+                       << kWidth;
   return success();
 }
 

@@ -333,6 +333,90 @@ Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
       b, loc, l, LLVM::ShlOp::create(b, loc, h, i32Const(b, loc, 16)));
 }
 
+/// f32 -> tf32 bits, rounded to nearest with ties away from zero (what the
+/// interpreter does for mma inputs); tf32 tiles are already rounded.
+Value toTf32(OpBuilder &b, Location loc, Value v, bool round) {
+  if (!round)
+    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getI32Type(), ValueRange{v}, "cvt.rna.tf32.f32 $0, $1;",
+             "=r,f", false, false, LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
+/// tf32 mma on m16n8k8 fragments (kwidth 1): A 4 and B 2 registers per
+/// instruction. tf32x3 splits each f32 input x into big = tf32(x) and
+/// small = tf32(x - big) and adds small*big' + big*small' before
+/// big*big' (the small terms first, so they are not lost).
+LogicalResult lowerMmaSyncTf32(tile::MmaOp op, ArrayRef<Value> A,
+                               ArrayRef<Value> B, ArrayRef<Value> C,
+                               const TypeConverter *converter,
+                               ConversionPatternRewriter &rewriter) {
+  RankedTensorType a = op.getA().getType(), c = op.getAcc().getType();
+  auto mma = cast<tile::MmaLayoutAttr>(c.getEncoding());
+  const int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  const int64_t M = a.getDimSize(0), K = a.getDimSize(1), N = c.getDimSize(1);
+  const int64_t repM = M / (16 * wm), repN = N / (8 * wn), repK = K / 8;
+  if (int64_t(A.size()) != 4 * repK * repM ||
+      int64_t(B.size()) != 2 * repK * repN ||
+      int64_t(C.size()) != 4 * repN * repM)
+    return rewriter.notifyMatchFailure(op, "fragment counts do not match");
+  Location loc = op.getLoc();
+  const bool round = a.getElementType().isF32();
+  const bool split = op.getPrecision() == tile::MmaPrecision::tf32x3;
+  auto parts = [&](ArrayRef<Value> in) {
+    SmallVector<Value> big, small;
+    for (Value v : in) {
+      big.push_back(toTf32(rewriter, loc, v, round));
+      if (split) {
+        Value bigF = LLVM::BitcastOp::create(rewriter, loc,
+                                             rewriter.getF32Type(), big.back());
+        Value rest = LLVM::FSubOp::create(rewriter, loc, v, bigF);
+        small.push_back(toTf32(rewriter, loc, rest, true));
+      }
+    }
+    return std::make_pair(big, small);
+  };
+  auto [aBig, aSmall] = parts(A);
+  auto [bBig, bSmall] = parts(B);
+  Type f32 = rewriter.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(rewriter.getContext(),
+                                                     {f32, f32, f32, f32});
+  const char *text = "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                     "{$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+                     "{$10, $11, $12, $13};";
+  SmallVector<Value> D(C.begin(), C.end());
+  auto issue = [&](ArrayRef<Value> aRegs, ArrayRef<Value> bRegs, int64_t a0,
+                   int64_t b0, int64_t c0) {
+    SmallVector<Value> operands = {
+        aRegs[a0],     aRegs[a0 + 1], aRegs[a0 + 2], aRegs[a0 + 3], bRegs[b0],
+        bRegs[b0 + 1], D[c0],         D[c0 + 1],     D[c0 + 2],     D[c0 + 3]};
+    auto asmOp =
+        LLVM::InlineAsmOp::create(rewriter, loc, resultType, operands, text,
+                                  "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f", false,
+                                  false, LLVM::tailcallkind::TailCallKind::None,
+                                  LLVM::AsmDialectAttr(), ArrayAttr());
+    for (int64_t i = 0; i < 4; ++i)
+      D[c0 + i] = extract(rewriter, loc, asmOp.getResult(0), i);
+  };
+  for (int64_t m = 0; m < repM; ++m)
+    for (int64_t n = 0; n < repN; ++n) {
+      int64_t c0 = 4 * (n + repN * m);
+      for (int64_t k = 0; k < repK; ++k) {
+        int64_t a0 = 4 * (k + repK * m), b0 = 2 * (k + repK * n);
+        if (split) {
+          issue(aSmall, bBig, a0, b0, c0);
+          issue(aBig, bSmall, a0, b0, c0);
+        }
+        issue(aBig, bBig, a0, b0, c0);
+      }
+    }
+  rewriter.replaceOp(op,
+                     packStruct(rewriter, loc, converter->convertType(c), D));
+  return success();
+}
+
 /// tile.mma on Tensor Core layouts (A and B as m16n8k16 fragments, the
 /// accumulator as mma.sync accumulators): one mma.sync per (m, n, k)
 /// instruction tile, registers taken straight from the layouts' order.
@@ -343,11 +427,13 @@ LogicalResult lowerMmaSync(tile::MmaOp op, tile::MmaOp::Adaptor adaptor,
   auto mma = cast<tile::MmaLayoutAttr>(c.getEncoding());
   const int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
   const int64_t M = a.getDimSize(0), K = a.getDimSize(1), N = c.getDimSize(1);
-  const int64_t repM = M / (16 * wm), repN = N / (8 * wn), repK = K / 16;
   Location loc = op.getLoc();
   SmallVector<Value> A = unpackStruct(rewriter, loc, adaptor.getA());
   SmallVector<Value> B = unpackStruct(rewriter, loc, adaptor.getB());
   SmallVector<Value> C = unpackStruct(rewriter, loc, adaptor.getAcc());
+  if (cast<tile::DotOperandLayoutAttr>(a.getEncoding()).getKWidth() == 1)
+    return lowerMmaSyncTf32(op, A, B, C, converter, rewriter);
+  const int64_t repM = M / (16 * wm), repN = N / (8 * wn), repK = K / 16;
   if (int64_t(A.size()) != 8 * repK * repM ||
       int64_t(B.size()) != 4 * repK * repN ||
       int64_t(C.size()) != 4 * repN * repM)

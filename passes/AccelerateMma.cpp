@@ -127,19 +127,25 @@ struct AccelerateMmaPass : impl::TileAccelerateMmaBase<AccelerateMmaPass> {
       RankedTensorType a = op.getA().getType(), b = op.getB().getType(),
                        c = op.getAcc().getType();
       Type in = a.getElementType();
-      if (!isa<BFloat16Type, Float16Type>(in) || !getLayout(c) ||
+      // f32 inputs go to tf32 Tensor Cores (m16n8k8) unless the author
+      // asked for exact products.
+      const bool tf32 = isa<FloatTF32Type>(in) ||
+                        (in.isF32() && op.getPrecision() != MmaPrecision::ieee);
+      if ((!tf32 && !isa<BFloat16Type, Float16Type>(in)) || !getLayout(c) ||
           isa<MmaLayoutAttr>(c.getEncoding()))
         return;
-      if (target == "sm_90a" && succeeded(toWarpgroupMma(op, numWarps)))
+      if (!tf32 && target == "sm_90a" &&
+          succeeded(toWarpgroupMma(op, numWarps)))
         return;
       int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
       auto warps = warpsFor(m, n, numWarps);
-      if (!warps || k % 16 != 0)
+      if (!warps || k % (tf32 ? 8 : 16) != 0)
         return;
       auto mma =
           MmaLayoutAttr::get(ctx, 2, {warps->first, warps->second}, {16, 8});
-      auto opA = DotOperandLayoutAttr::get(ctx, 0, mma, 2);
-      auto opB = DotOperandLayoutAttr::get(ctx, 1, mma, 2);
+      const unsigned kWidth = tf32 ? 1 : 2;
+      auto opA = DotOperandLayoutAttr::get(ctx, 0, mma, kWidth);
+      auto opB = DotOperandLayoutAttr::get(ctx, 1, mma, kWidth);
       OpBuilder builder(op);
       Location loc = op.getLoc();
       Value newA = toFragments(builder, loc, op.getA(), withLayout(a, opA));

@@ -62,12 +62,12 @@ tile.kernel @wide(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) {
 // -----
 
 // Fewer rows than the warpgroups cover (64 rows on 8 warps): mma.sync.
-// f32 inputs: the FMA path, untouched.
+// f32 inputs: tf32 mma.sync (kwidth 1), never wgmma here.
 // CHECK: #[[V2:.*]] = #tile.mma<version = 2, wpc = [4, 2], instr = [16, 8]>
 // CHECK-LABEL: tile.kernel @fallbacks
 // CHECK-NOT: tile.warpgroup_mma
 // CHECK: tile.mma {{.*}} tensor<64x64xf32, #[[V2]]>
-// CHECK: tile.mma {{.*}} : tensor<64x16xf32, #{{.*}}>, tensor<16x64xf32, #{{.*}}>, tensor<64x64xf32, #{{.*}}>
+// CHECK: tile.mma {{.*}} : tensor<64x16xf32, #dot_op{{[0-9]*}}>, tensor<16x64xf32, #dot_op{{[0-9]*}}>, tensor<64x64xf32, #[[V2]]>
 // CHECK-NOT: tile.warpgroup_mma
 tile.kernel @fallbacks(%a: !tile.view<?x?xbf16>, %f: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) {
   %i = tile.program_id x : index

@@ -55,11 +55,12 @@ tile.kernel @f16_32x16(%a: !tile.view<?x?xf16>, %c: !tile.view<?x?xf32>) {
 
 // -----
 
-// Shapes the instruction cannot tile (K = 8) and f32 inputs keep the FMA
-// path.
+// Shapes the instruction cannot tile (K = 8 for bf16; 16 x 16 f32 on four
+// warps) keep the FMA path.
 // CHECK-LABEL: tile.kernel @fallbacks
 // CHECK-NOT: #tile.mma
 // CHECK-NOT: dot_operand
+// CHECK: tile.return
 // PTX-LABEL: .entry fallbacks(
 // PTX-NOT: mma.sync
 // PTX: fma.rn.f32
@@ -74,4 +75,48 @@ tile.kernel @fallbacks(%a: !tile.view<?x?xbf16>, %f: !tile.view<?x?xf32>) {
   %z2 = arith.constant dense<0.0> : tensor<16x16xf32>
   %e = tile.mma %fa, %fa, %z2 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
   tile.store %e, %f[%c0, %c0] : tensor<16x16xf32> -> !tile.view<?x?xf32>
+}
+
+// -----
+
+// f32 inputs on tf32 Tensor Cores: m16n8k8 fragments (kwidth = 1), inputs
+// rounded with cvt.rna (as the interpreter rounds mma inputs); tf32x3
+// issues three mma per instruction tile (small terms first); ieee keeps
+// the exact FMA path.
+// CHECK-DAG: #tile.dot_operand<idx = 0, parent = #{{.*}}, kwidth = 1>
+// CHECK-DAG: #tile.dot_operand<idx = 1, parent = #{{.*}}, kwidth = 1>
+// CHECK-LABEL: tile.kernel @tf32
+// PTX-LABEL: .entry tf32(
+// PTX: cvt.rna.tf32.f32
+// PTX-COUNT-4: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// PTX-NOT: mma.sync
+// PTX-LABEL: .entry tf32x3(
+// PTX-COUNT-12: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// PTX-NOT: mma.sync
+// PTX-LABEL: .entry ieee(
+// PTX-NOT: mma.sync
+// PTX: fma.rn.f32
+tile.kernel @tf32(%a: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<?x?xf32> -> tensor<32x16xf32>
+  %tb = tile.load %a[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x32xf32>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  %d = tile.mma %ta, %tb, %z : tensor<32x16xf32>, tensor<16x32xf32>, tensor<32x32xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<32x32xf32> -> !tile.view<?x?xf32>
+}
+tile.kernel @tf32x3(%a: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<?x?xf32> -> tensor<32x16xf32>
+  %tb = tile.load %a[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x32xf32>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  %d = tile.mma %ta, %tb, %z precision(tf32x3) : tensor<32x16xf32>, tensor<16x32xf32>, tensor<32x32xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<32x32xf32> -> !tile.view<?x?xf32>
+}
+tile.kernel @ieee(%a: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<?x?xf32> -> tensor<32x16xf32>
+  %tb = tile.load %a[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x32xf32>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  %d = tile.mma %ta, %tb, %z precision(ieee) : tensor<32x16xf32>, tensor<16x32xf32>, tensor<32x32xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<32x32xf32> -> !tile.view<?x?xf32>
 }

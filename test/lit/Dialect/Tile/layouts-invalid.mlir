@@ -60,7 +60,7 @@
 
 // -----
 
-// expected-error @+1 {{kwidth must be 2 (16-bit operands), got 4}}
+// expected-error @+1 {{kwidth must be 2 (16-bit operands) or 1 (tf32), got 4}}
 #bad = #tile.dot_operand<idx = 0, parent = #tile.mma<version = 2, wpc = [1, 1], instr = [16, 8]>, kwidth = 4>
 
 // -----
