@@ -131,6 +131,71 @@ int emit(const gpucase::Case &c, const std::string &dir) {
   return 0;
 }
 
+/// Transposed operands: C = op(A) op(B) with A stored K x M (A^T) and/or B
+/// stored N x K (B^T); the kernel loads the stored tile and permutes it.
+int transposedGemmCases(const std::string &dir, std::mt19937_64 &rng) {
+  using namespace dsl;
+  struct Variant {
+    DType in;
+    double tol;
+  };
+  const Variant variants[] = {{bf16, 1e-5}, {f32, 2e-3}};
+  const int64_t m = 200, n = 136, k = 96, BM = 64, BN = 64, BK = 32;
+  int failures = 0;
+  for (const char *target : kTargets)
+    for (const Variant &v : variants)
+      for (auto [transA, transB] :
+           {std::pair{true, false}, {false, true}, {true, true}}) {
+        std::string name = std::string("gemm_") + (transA ? "t" : "n") +
+                           (transB ? "t" : "n") + "_" + dsl::name(v.in);
+        KernelModule module;
+        module.kernel(
+            name, {view("a", v.in, 2), view("b", v.in, 2), view("c", f32, 2)},
+            [&](KernelArgs &args) {
+              View a = args["a"], b = args["b"], c = args["c"];
+              Scalar row = program_id(0), col = program_id(1);
+              Scalar kTiles = ceil_div(transA ? a.dim(0) : a.dim(1), BK);
+              Tile acc = zeros({BM, BN}, f32);
+              acc = for_range(0, kTiles, acc, [&](Scalar kk, Tile acc) {
+                Tile ta = transA ? permute(load(a, {kk, row}, {BK, BM}), {1, 0})
+                                 : load(a, {row, kk}, {BM, BK});
+                Tile tb = transB ? permute(load(b, {col, kk}, {BN, BK}), {1, 0})
+                                 : load(b, {kk, col}, {BK, BN});
+                return mma(ta, tb, acc);
+              });
+              store(c, {row, col}, acc);
+            });
+        gpucase::Case c;
+        c.name = name + "_" + std::to_string(m) + "x" + std::to_string(n) +
+                 "x" + std::to_string(k) + "_" + target;
+        if (!compile(module, target, c)) {
+          ++failures;
+          continue;
+        }
+        std::vector<int64_t> aShape =
+            transA ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k};
+        std::vector<int64_t> bShape =
+            transB ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n};
+        interp::Buffer a(check::toInterp(v.in), aShape),
+            b(check::toInterp(v.in), bShape);
+        auto av = check::fillUniform(a, rng), bv = check::fillUniform(b, rng);
+        std::vector<double> expected(m * n, 0.0);
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t p = 0; p < k; ++p) {
+            double aip = transA ? av[p * m + i] : av[i * k + p];
+            for (int64_t j = 0; j < n; ++j)
+              expected[i * n + j] +=
+                  aip * (transB ? bv[j * k + p] : bv[p * n + j]);
+          }
+        c.grid = {(m + BM - 1) / BM, (n + BN - 1) / BN, 1};
+        c.tolerance = v.tol;
+        c.args = {viewArg(v.in, aShape, av), viewArg(v.in, bShape, bv),
+                  viewArg(f32, {m, n}, {}, expected)};
+        failures += emit(c, dir);
+      }
+  return failures;
+}
+
 int gemmCases(const std::string &dir, std::mt19937_64 &rng) {
   struct Shape {
     int64_t m, n, k;
@@ -589,9 +654,10 @@ int main(int argc, char **argv) {
       seed = std::strtoull(argv[i + 1], nullptr, 10);
   }
   std::mt19937_64 rng(seed);
-  int failures = gemmCases(dir, rng) + softmaxCases(dir, rng) +
-                 ssdCases(dir, rng) + convCases(dir, rng) +
-                 levelTwoCases(dir, rng) + randomCases(dir, count, seed);
+  int failures = gemmCases(dir, rng) + transposedGemmCases(dir, rng) +
+                 softmaxCases(dir, rng) + ssdCases(dir, rng) +
+                 convCases(dir, rng) + levelTwoCases(dir, rng) +
+                 randomCases(dir, count, seed);
   std::printf("cases written to %s (%d failures)\n", dir.c_str(), failures);
   return failures ? 1 : 0;
 }
