@@ -22,7 +22,13 @@ run() { # name, command...
 }
 : > "$logs/summary.txt"
 run runtime-smoke "$here/runtime-smoke"
-run gpu-cases "$here/tessera-gpu-run" "$here/cases"
+cases=$here/cases
+if [ ! -d "$cases" ]; then # the bundle ships them compressed
+  unpacked=$(mktemp -d)
+  tar xzf "$here/cases.tgz" -C "$unpacked"
+  cases=$unpacked/cases
+fi
+run gpu-cases "$here/tessera-gpu-run" "$cases"
 if [ -x "$here/tessera-gemm-bench" ]; then
   # Correctness against the float64 GPU reference at every size, timing
   # against cuBLAS in the same run.
@@ -57,6 +63,17 @@ if [ -x "$here/tessera-gemm-bench" ]; then
     done
     echo "== autotune cache"; "$here/tessera-tune" list --cache "$logs/autotune.json"
   fi
+fi
+
+if [ -x "$here/tessera-ssd-bench" ]; then
+  # The Mamba-2 SSD forward (bf16, chunk 256, D, dt_bias, softplus).
+  ssd() { run "ssd-$1" "$here/tessera-ssd-bench" "$here/ssd_n$2.ptx" "$here/ssd_n$2.json" "${@:3}"; }
+  ssd 2.7b 128
+  ssd n64 64
+  ssd n256 256
+  ssd 2x16k 128 --batch 2 --seqlen 16384
+  ssd h64g8 128 --nheads 64 --ngroups 8
+  for v in 2.7b n64 n256 2x16k h64g8; do echo "== ssd-$v"; cat "$logs/ssd-$v.log"; done
 fi
 
 echo "== failures =="

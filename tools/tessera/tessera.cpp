@@ -31,6 +31,8 @@ namespace {
 int usage() {
   std::cerr << "usage: tessera list\n"
                "       tessera print gemm [--tile MxNxK] (default 64x64x32)\n"
+               "       tessera print ssd-layer [--tile 0xDSTATExCHUNK] (D, "
+               "dt_bias, softplus)\n"
                "       tessera print gemm|softmax|ssd|conv|conv-multipass "
                "[--dtype T]\n"
                "       tessera demo [--seed N]\n";
@@ -397,6 +399,7 @@ int main(int argc, char **argv) {
   dsl::DType dtype = dsl::bf16;
   uint64_t seed = check::freshSeed();
   int64_t tile[3] = {64, 64, 32};
+  bool tileSet = false;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--dtype" && i + 1 < argc) {
@@ -407,6 +410,7 @@ int main(int argc, char **argv) {
       }
       dtype = *t;
     } else if (arg == "--tile" && i + 1 < argc) {
+      tileSet = true;
       if (std::sscanf(argv[++i], "%ldx%ldx%ld", &tile[0], &tile[1], &tile[2]) !=
           3) {
         std::cerr << "error: --tile expects MxNxK, got '" << argv[i] << "'\n";
@@ -449,6 +453,15 @@ int main(int argc, char **argv) {
         o.hasInitialStates = o.returnFinalStates = true;
         ssd::build(module, ssd::Shape{1, 1, 8, 64, 128, 1}, o,
                    ssd::Config{dtype, 64});
+      } else if (kernel == "ssd-layer") {
+        // The Mamba-2 layer as mamba_ssm runs it by default: D per head,
+        // dt_bias, softplus; headdim 64; dstate and chunk from the tile
+        // option (--tile 0xDSTATExCHUNK, default 128 and 256).
+        ssd::Options o;
+        o.hasD = o.hasDtBias = o.dtSoftplus = true;
+        int64_t dstate = tileSet ? tile[1] : 128, chunk = tileSet ? tile[2] : 256;
+        ssd::build(module, ssd::Shape{1, 1, 8, 64, dstate, 1}, o,
+                   ssd::Config{dtype, chunk});
       } else {
         std::cerr << "error: unknown kernel '" << kernel
                   << "' (try: tessera list)\n";
