@@ -86,6 +86,114 @@ template <typename CastOp> struct CastBeforeConvert : OpRewritePattern<CastOp> {
   }
 };
 
+RankedTensorType inLayout(Type t, Attribute layout) {
+  auto tensor = cast<RankedTensorType>(t);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               layout);
+}
+
+/// Values that are cheap to produce in any layout: broadcasts, splats,
+/// splat constants, conversions, and elementwise ops of those (a few
+/// levels deep). Their layout follows their consumer's instead of the other
+/// way round.
+bool canRematerialize(Value v, int depth = 4) {
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumResults() != 1 || !getLayout(v.getType()))
+    return false;
+  if (isa<BroadcastOp, SplatOp, ConvertLayoutOp>(def))
+    return true;
+  if (auto cst = dyn_cast<arith::ConstantOp>(def))
+    return isa<SplatElementsAttr>(cst.getValue());
+  if (depth == 0 || !def->hasTrait<OpTrait::Elementwise>() ||
+      def->getNumRegions() != 0)
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return !isa<RankedTensorType>(operand.getType()) ||
+           canRematerialize(operand, depth - 1);
+  });
+}
+
+/// `v` (canRematerialize) produced in `layout`.
+Value rematerialize(PatternRewriter &rewriter, Value v, Attribute layout) {
+  Operation *def = v.getDefiningOp();
+  Location loc = def->getLoc();
+  RankedTensorType type = inLayout(v.getType(), layout);
+  if (type == v.getType())
+    return v;
+  if (auto b = dyn_cast<BroadcastOp>(def))
+    return BroadcastOp::create(rewriter, loc, type, b.getSource());
+  if (auto s = dyn_cast<SplatOp>(def))
+    return SplatOp::create(rewriter, loc, type, s.getValue());
+  if (auto c = dyn_cast<ConvertLayoutOp>(def))
+    return c.getSource().getType() == type
+               ? c.getSource()
+               : ConvertLayoutOp::create(rewriter, loc, type, c.getSource())
+                     .getResult();
+  if (auto cst = dyn_cast<arith::ConstantOp>(def))
+    return arith::ConstantOp::create(
+        rewriter, loc, type,
+        cast<SplatElementsAttr>(cst.getValue()).resizeSplat(type));
+  // Elementwise: the same op on rematerialized operands.
+  OperationState state(loc, def->getName());
+  for (Value operand : def->getOperands())
+    state.addOperands(isa<RankedTensorType>(operand.getType())
+                          ? rematerialize(rewriter, operand, layout)
+                          : operand);
+  state.addTypes(type);
+  state.addAttributes(def->getAttrs());
+  return rewriter.create(state)->getResult(0);
+}
+
+/// elementwise(convert(acc), others...) -> convert(elementwise(acc,
+/// others in acc's layout)) when acc is a Tensor Core accumulator and the
+/// other operands are cheap to produce in its layout: the accumulator is
+/// used where it sits instead of going through shared memory (a 256 x 256
+/// f32 score tile would need 256 KB of it). Applied repeatedly, the
+/// conversion moves down the chain to the store or the next mma operand,
+/// which take any layout.
+struct ElementwiseInAccumulatorLayout : RewritePattern {
+  ElementwiseInAccumulatorLayout(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
+        op->getNumRegions() != 0 || !getLayout(op->getResult(0).getType()))
+      return failure();
+    Attribute layout;
+    for (Value operand : op->getOperands())
+      if (auto convert = operand.getDefiningOp<ConvertLayoutOp>())
+        if (isa_and_nonnull<MmaLayoutAttr>(
+                convert.getSource().getType().getEncoding()))
+          layout = convert.getSource().getType().getEncoding();
+    if (!layout)
+      return failure();
+    for (Value operand : op->getOperands())
+      if (isa<RankedTensorType>(operand.getType()) &&
+          !canRematerialize(operand))
+        return failure();
+    Value inAcc = rematerialize(rewriter, op->getResult(0), layout);
+    rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, op->getResult(0).getType(),
+                                                 inAcc);
+    return success();
+  }
+};
+
+/// local_alloc(convert(x)) -> local_alloc(x): writing to shared memory
+/// takes any layout.
+struct AllocFromAnyLayout : OpRewritePattern<LocalAllocOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LocalAllocOp op,
+                                PatternRewriter &rewriter) const override {
+    auto convert =
+        op.getInit() ? op.getInit().getDefiningOp<ConvertLayoutOp>() : nullptr;
+    if (!convert || !getLayout(convert.getSource().getType()))
+      return failure();
+    rewriter.modifyOpInPlace(
+        op, [&] { op.getInitMutable().assign(convert.getSource()); });
+    return success();
+  }
+};
+
 /// A loop-carried tile converted to layout L at the top of each iteration
 /// and converted back from L before the yield is carried in L instead:
 /// one conversion before the loop and one after, none inside.
@@ -130,6 +238,7 @@ struct RemoveLayoutConversionsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<LoadIntoLayout, CarryInLayout, StoreFromAccumulator,
+                 ElementwiseInAccumulatorLayout, AllocFromAnyLayout,
                  CastBeforeConvert<arith::TruncFOp>,
                  CastBeforeConvert<arith::ExtFOp>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -64,3 +64,40 @@ tile.kernel @gemm_loop(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !
   }
   tile.store %r, %c[%c0, %c0] : tensor<64x64xf32, #blocked> -> !tile.view<?x?xf32>
 }
+
+// -----
+
+// Elementwise math on an accumulator runs in the accumulator's layout: the
+// other operands (a broadcast, a splat constant, a select on a broadcast
+// mask) are rebuilt in it, the conversion moves down to the store, and a
+// shared-memory write takes the accumulator's registers as they are.
+#bl = #tile.blocked<spt = [1, 4], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#mm = #tile.mma<version = 2, wpc = [2, 2], instr = [16, 8]>
+// CHECK-LABEL: tile.kernel @scores
+// CHECK: %[[ACC:.*]] = tile.load %arg1{{.*}} -> tensor<64x64xf32, #[[MM:mma[0-9]*]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[R:.*]] = tile.broadcast %{{.*}} : tensor<64x1xf32, #{{.*}}> -> tensor<64x64xf32, #[[MM]]>
+// CHECK: %[[S:.*]] = arith.subf %[[ACC]], %[[R]] : tensor<64x64xf32, #[[MM]]>
+// CHECK: %[[E:.*]] = math.exp %[[S]] : tensor<64x64xf32, #[[MM]]>
+// CHECK: %[[M:.*]] = tile.broadcast %{{.*}} : tensor<1x64xi1, #{{.*}}> -> tensor<64x64xi1, #[[MM]]>
+// CHECK: %[[P:.*]] = arith.select %[[M]], %[[E]], %{{.*}} : tensor<64x64xi1, #[[MM]]>, tensor<64x64xf32, #[[MM]]>
+// CHECK: %[[O:.*]] = tile.convert_layout %[[P]] : tensor<64x64xf32, #[[MM]]> -> tensor<64x64xf32, #blocked
+// CHECK: %[[T:.*]] = arith.truncf %[[P]] : tensor<64x64xf32, #[[MM]]> to tensor<64x64xbf16, #[[MM]]>
+// CHECK: tile.local_alloc %[[T]] : tensor<64x64xbf16, #[[MM]]>
+// CHECK: tile.store %[[O]]
+tile.kernel @scores(%c: !tile.view<?x?xf32>, %v: !tile.view<?x?xf32>, %w: !tile.view<?x?xi1>) {
+  %c0 = arith.constant 0 : index
+  %acc = tile.load %v[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32, #mm>
+  %rowmax = tile.load %v[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x1xf32, #bl>
+  %keep = tile.load %w[%c0, %c0] : !tile.view<?x?xi1> -> tensor<1x64xi1, #bl>
+  %x = tile.convert_layout %acc : tensor<64x64xf32, #mm> -> tensor<64x64xf32, #bl>
+  %r = tile.broadcast %rowmax : tensor<64x1xf32, #bl> -> tensor<64x64xf32, #bl>
+  %s = arith.subf %x, %r : tensor<64x64xf32, #bl>
+  %e = math.exp %s : tensor<64x64xf32, #bl>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #bl>
+  %m = tile.broadcast %keep : tensor<1x64xi1, #bl> -> tensor<64x64xi1, #bl>
+  %p = arith.select %m, %e, %z : tensor<64x64xi1, #bl>, tensor<64x64xf32, #bl>
+  %t = arith.truncf %p : tensor<64x64xf32, #bl> to tensor<64x64xbf16, #bl>
+  %buf = tile.local_alloc %t : tensor<64x64xbf16, #bl> -> !tile.smem<64x64xbf16, #tile.nvmma_shared<swizzle = 128>>
+  tile.store %p, %c[%c0, %c0] : tensor<64x64xf32, #bl> -> !tile.view<?x?xf32>
+}
