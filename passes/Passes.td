@@ -80,6 +80,13 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     what fits in shared memory; without hints, `stages`.
     Loads that are masked with a non-zero padding, or whose views are not
     kernel arguments, are left alone.
+
+    Other loads in a loop whose tile indices follow from the induction
+    variable (and that the loop does not store to through the same view)
+    are issued one iteration ahead into registers (a loop-carried tile),
+    so their latency overlaps the iteration's work; at most 96 registers
+    per thread go to such prefetches. Distinct views are assumed not to
+    overlap in memory, as for `__restrict__` pointers.
   }];
   let options = [
     Option<"stages", "stages", "unsigned", "4",
@@ -91,6 +98,9 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     Option<"target", "target", "std::string", "\"sm_90a\"",
            "sm_90a (TMA copies, wgmma or ldmatrix readers) or sm_80 "
            "(cp.async copies, ldmatrix readers)">,
+    Option<"registerPrefetch", "register-prefetch", "bool", "true",
+           "load the next iteration's other tiles into registers one "
+           "iteration ahead">,
   ];
   let dependentDialects = ["::tessera::tile::TileDialect",
                            "::mlir::arith::ArithDialect",

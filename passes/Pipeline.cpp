@@ -90,6 +90,73 @@ std::optional<Prefetch> prefetchOf(scf::ForOp loop, Value operand) {
 struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
   using TilePipelineBase::TilePipelineBase;
 
+  /// Loads issued one iteration ahead into loop-carried registers.
+  void prefetchToRegisters(scf::ForOp loop) {
+    unsigned threads = 128;
+    if (auto attr =
+            getOperation()->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
+      threads = 32 * attr.getInt();
+    SmallVector<LoadOp> loads;
+    int64_t registers = 0;
+    for (LoadOp load : loop.getBody()->getOps<LoadOp>()) {
+      auto type = cast<RankedTensorType>(load.getType());
+      if (!getLayout(type) || failed(indexSlice(loop, load.getIndices())))
+        continue;
+      bool written = false;
+      loop.walk(
+          [&](StoreOp store) { written |= store.getView() == load.getView(); });
+      int64_t regs = type.getNumElements() *
+                     std::max(1u, type.getElementTypeBitWidth() / 32) / threads;
+      if (written || registers + regs > 96)
+        continue;
+      registers += regs;
+      loads.push_back(load);
+    }
+    if (loads.empty())
+      return;
+    SmallVector<Value> indices;
+    for (LoadOp load : loads)
+      indices.append(load.getIndices().begin(), load.getIndices().end());
+    SmallVector<Operation *> slice = *indexSlice(loop, indices);
+    // The loads of the iteration whose induction variable is `iv` (`from`
+    // is the loop's induction variable, which moves with the body).
+    auto loadAt = [&](OpBuilder &b, Value from, Value iv) {
+      IRMapping map;
+      map.map(from, iv);
+      for (Operation *op : slice)
+        b.clone(*op, map);
+      SmallVector<Value> values;
+      for (LoadOp load : loads)
+        values.push_back(b.clone(*load, map)->getResult(0));
+      return values;
+    };
+    IRRewriter rewriter(loop.getContext());
+    rewriter.setInsertionPoint(loop);
+    Value step = loop.getStep();
+    Location loc = loop.getLoc();
+    SmallVector<Value> first =
+        loadAt(rewriter, loop.getInductionVar(), loop.getLowerBound());
+    auto grown = loop.replaceWithAdditionalYields(
+        rewriter, first, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &b, Location, ArrayRef<BlockArgument>) {
+          // Issued first thing in the body: the latency overlaps the
+          // whole iteration.
+          Block *body = b.getInsertionBlock();
+          b.setInsertionPointToStart(body);
+          Value iv = body->getArgument(0);
+          Value next = arith::AddIOp::create(b, loc, iv, step);
+          return loadAt(b, iv, next);
+        });
+    if (failed(grown))
+      return;
+    auto newLoop = cast<scf::ForOp>(grown->getOperation());
+    auto args = newLoop.getRegionIterArgs().take_back(loads.size());
+    for (auto [load, arg] : llvm::zip(loads, args)) {
+      rewriter.replaceAllUsesWith(load.getResult(), arg);
+      rewriter.eraseOp(load);
+    }
+  }
+
   void runOnOperation() override {
     if (target != "sm_80" && target != "sm_90a") {
       getOperation().emitError("tile-pipeline: unknown target '")
@@ -100,6 +167,12 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
       pipeline(loop);
+    if (registerPrefetch) {
+      loops.clear();
+      getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops)
+        prefetchToRegisters(loop);
+    }
   }
 
   void pipeline(scf::ForOp loop) {

@@ -152,3 +152,33 @@ tile.kernel @ampere(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !til
   }
   tile.store %acc, %c[%i, %i] : tensor<64x64xf32> -> !tile.view<?x?xf32>
 }
+
+// -----
+
+// Other loads whose tile index follows from the induction variable are
+// issued one iteration ahead into loop-carried registers (first thing in
+// the body); a load from a view the loop stores to is left in place.
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline --canonicalize | FileCheck %s --check-prefix=REG
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline=register-prefetch=false --canonicalize | FileCheck %s --check-prefix=NOREG
+// REG-LABEL: tile.kernel @scan
+// REG: %[[FIRST:.*]] = tile.load %arg0[%c0, %{{.*}}]
+// REG: scf.for %[[K:.*]] = %{{.*}} iter_args(%[[CARRY:.*]] = %{{.*}}, %[[CUR:.*]] = %[[FIRST]])
+// REG-NEXT: %[[NEXT:.*]] = arith.addi %[[K]], %c1
+// REG-NEXT: tile.load %arg0[%[[NEXT]], %{{.*}}]
+// REG: tile.load %arg1[%[[K]]
+// REG: arith.addf %[[CARRY]], %[[CUR]]
+// NOREG-LABEL: tile.kernel @scan
+// NOREG: scf.for {{.*}} iter_args(%{{[^,]*}}) -> (tensor<64x128xf32
+tile.kernel @scan(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x128xf32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%run = %z) -> (tensor<64x128xf32>) {
+    %t = tile.load %x[%k, %c0] : !tile.view<?x?xf32> -> tensor<64x128xf32>
+    %u = tile.load %y[%k, %c0] : !tile.view<?x?xf32> -> tensor<64x128xf32>
+    %s = arith.addf %run, %t : tensor<64x128xf32>
+    %v = arith.addf %s, %u : tensor<64x128xf32>
+    tile.store %v, %y[%k, %c0] : tensor<64x128xf32> -> !tile.view<?x?xf32>
+    scf.yield %s : tensor<64x128xf32>
+  }
+}
