@@ -1,6 +1,7 @@
 //===- Autotuner.cpp - choosing a kernel's configuration by timing --------===//
 
 #include "runtime/Autotuner.h"
+#include "runtime/Json.h"
 
 #include <algorithm>
 #include <atomic>
@@ -63,200 +64,23 @@ std::string defaultCachePath() {
 
 namespace {
 
-void writeString(std::string &out, const std::string &s) {
-  out += '"';
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  out += '"';
-}
-
 std::string toLine(const CacheEntry &e) {
   std::string out = "{\"kernel\": ";
-  writeString(out, e.kernel);
+  json::writeString(out, e.kernel);
   out += ", \"bucket\": ";
-  writeString(out, e.bucket);
+  json::writeString(out, e.bucket);
   out += ", \"device\": ";
-  writeString(out, e.device);
+  json::writeString(out, e.device);
   out += ", \"config\": ";
-  writeString(out, e.config);
+  json::writeString(out, e.config);
   char ms[32];
   std::snprintf(ms, sizeof ms, "%.6g", std::isfinite(e.ms) ? e.ms : 0.0);
   out += ", \"ms\": ";
   out += ms;
   out += ", \"date\": ";
-  writeString(out, e.date);
+  json::writeString(out, e.date);
   return out + "}\n";
 }
-
-void appendUtf8(std::string &out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xc0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xe0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  } else {
-    out += static_cast<char>(0xf0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  }
-}
-
-/// Parses one line: a JSON object whose values are strings or numbers
-/// (anything else is not our format). Returns "" or what is wrong.
-class LineParser {
-public:
-  explicit LineParser(const std::string &s) : s_(s) {}
-
-  std::string parse(std::map<std::string, std::string> &strings,
-                    std::map<std::string, double> &numbers) {
-    space();
-    if (!eat('{'))
-      return "expected '{'";
-    space();
-    if (eat('}'))
-      return rest();
-    while (true) {
-      std::string key, value;
-      space();
-      if (!string(key))
-        return "expected a string key";
-      space();
-      if (!eat(':'))
-        return "expected ':' after \"" + key + "\"";
-      space();
-      if (peek() == '"') {
-        if (!string(value))
-          return "bad string value of \"" + key + "\"";
-        strings[key] = value;
-      } else {
-        size_t start = pos_;
-        while (pos_ < s_.size() && std::strchr("+-.0123456789eE", s_[pos_]))
-          ++pos_;
-        std::string text = s_.substr(start, pos_ - start);
-        char *end = nullptr;
-        double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0')
-          return "value of \"" + key + "\" is neither a string nor a number";
-        numbers[key] = v;
-      }
-      space();
-      if (eat('}'))
-        return rest();
-      if (!eat(','))
-        return "expected ',' or '}'";
-    }
-  }
-
-private:
-  char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
-  bool eat(char c) {
-    if (peek() != c)
-      return false;
-    ++pos_;
-    return true;
-  }
-  void space() {
-    while (pos_ < s_.size() && std::strchr(" \t\r", s_[pos_]))
-      ++pos_;
-  }
-  std::string rest() {
-    space();
-    return pos_ == s_.size() ? "" : "unexpected text after the object";
-  }
-  bool hex4(uint32_t &v) {
-    if (pos_ + 4 > s_.size())
-      return false;
-    v = 0;
-    for (int i = 0; i < 4; ++i) {
-      char c = s_[pos_++];
-      int d = c >= '0' && c <= '9'   ? c - '0'
-              : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                     : -1;
-      if (d < 0)
-        return false;
-      v = v * 16 + d;
-    }
-    return true;
-  }
-  bool string(std::string &out) {
-    if (!eat('"'))
-      return false;
-    while (pos_ < s_.size()) {
-      char c = s_[pos_++];
-      if (c == '"')
-        return true;
-      if (static_cast<unsigned char>(c) < 0x20)
-        return false;
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (pos_ >= s_.size())
-        return false;
-      switch (char e = s_[pos_++]) {
-      case '"':
-      case '\\':
-      case '/':
-        out += e;
-        break;
-      case 'b':
-        out += '\b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'n':
-        out += '\n';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'u': {
-        uint32_t cp = 0, low = 0;
-        if (!hex4(cp))
-          return false;
-        if (cp >= 0xd800 && cp < 0xdc00) { // a surrogate pair
-          if (!eat('\\') || !eat('u') || !hex4(low) || low < 0xdc00 ||
-              low >= 0xe000)
-            return false;
-          cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-        }
-        appendUtf8(out, cp);
-        break;
-      }
-      default:
-        return false;
-      }
-    }
-    return false;
-  }
-
-  const std::string &s_;
-  size_t pos_ = 0;
-};
 
 /// Parses the whole file; "" or what is wrong, with its line.
 std::string parseCache(const std::string &text,
@@ -271,28 +95,37 @@ std::string parseCache(const std::string &text,
     start = end + 1;
     if (line.find_first_not_of(" \t\r") == std::string::npos)
       continue;
-    std::map<std::string, std::string> strings;
-    std::map<std::string, double> numbers;
-    std::string problem = LineParser(line).parse(strings, numbers);
+    json::Value object;
+    std::string problem;
     CacheEntry e;
-    if (problem.empty()) {
+    const bool parsed = json::parse(line, object, problem);
+    if (parsed && object.type != json::Value::Type::Object) {
+      problem =
+          std::string("expected an object, got ") + json::typeName(object.type);
+    } else if (parsed) {
       // Unknown keys are ignored: a newer writer may add some.
+      auto find = [&](const char *key, json::Value::Type type) {
+        for (const auto &[k, v] : object.object)
+          if (k == key && v.type == type)
+            return &v;
+        return static_cast<const json::Value *>(nullptr);
+      };
       for (auto [key, field] :
            {std::pair{"kernel", &e.kernel}, std::pair{"bucket", &e.bucket},
             std::pair{"device", &e.device}, std::pair{"config", &e.config},
             std::pair{"date", &e.date}}) {
-        auto it = strings.find(key);
-        if (it == strings.end()) {
+        const json::Value *v = find(key, json::Value::Type::String);
+        if (!v) {
           problem = std::string("no string \"") + key + "\"";
           break;
         }
-        *field = it->second;
+        *field = v->string;
       }
-      auto ms = numbers.find("ms");
-      if (problem.empty() && ms == numbers.end())
+      const json::Value *ms = find("ms", json::Value::Type::Number);
+      if (problem.empty() && !ms)
         problem = "no number \"ms\"";
       else if (problem.empty())
-        e.ms = ms->second;
+        e.ms = ms->number;
       if (problem.empty() && (e.kernel.empty() || e.config.empty()))
         problem = "empty \"kernel\" or \"config\"";
     }

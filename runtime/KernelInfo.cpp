@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/KernelInfo.h"
+#include "runtime/Json.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -145,51 +146,11 @@ std::string checkTmaInfo(const TmaInfo &tma, const std::vector<ArgInfo> &args,
 // Writer
 //===----------------------------------------------------------------------===//
 
-namespace {
-void writeString(std::string &out, const std::string &s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        out += buf;
-      } else {
-        out += static_cast<char>(c);
-      }
-    }
-  }
-  out += '"';
-}
-} // namespace
-
 std::string toJson(const KernelInfo &info) {
   std::string out = "{\"name\": ";
-  writeString(out, info.name);
+  json::writeString(out, info.name);
   out += ", \"target\": ";
-  writeString(out, info.target);
+  json::writeString(out, info.target);
   out += ", \"num_warps\": " + std::to_string(info.numWarps);
   out += ", \"shared_bytes\": " + std::to_string(info.sharedBytes);
   out += ",\n \"args\": [";
@@ -197,11 +158,11 @@ std::string toJson(const KernelInfo &info) {
     const ArgInfo &arg = info.args[i];
     out += i ? ",\n  {" : "\n  {";
     out += "\"name\": ";
-    writeString(out, arg.name);
+    json::writeString(out, arg.name);
     bool view = arg.kind == ArgInfo::Kind::View;
     out += view ? ", \"kind\": \"view\"" : ", \"kind\": \"scalar\"";
     out += ", \"type\": ";
-    writeString(out, scalarTypeName(arg.type));
+    json::writeString(out, scalarTypeName(arg.type));
     if (view) {
       out += ", \"rank\": " + std::to_string(arg.rank);
       out += ", \"align\": " + std::to_string(arg.align);
@@ -231,394 +192,18 @@ std::string toJson(const KernelInfo &info) {
 
 namespace {
 
-struct JValue {
-  enum class Type { Null, Bool, Number, String, Array, Object };
-  Type type = Type::Null;
-  bool boolean = false;
-  bool isInteger = false; // no fraction or exponent, and fits int64
-  int64_t integer = 0;
-  double number = 0;
-  std::string string; // String; the literal text for Number
-  std::vector<JValue> array;
-  std::vector<std::pair<std::string, JValue>> object;
-  size_t offset = 0; // where the value starts in the text
-};
-
-const char *typeName(JValue::Type t) {
-  switch (t) {
-  case JValue::Type::Null:
-    return "null";
-  case JValue::Type::Bool:
-    return "a boolean";
-  case JValue::Type::Number:
-    return "a number";
-  case JValue::Type::String:
-    return "a string";
-  case JValue::Type::Array:
-    return "an array";
-  case JValue::Type::Object:
-    return "an object";
-  }
-  return "?";
-}
-
-class JsonParser {
-public:
-  explicit JsonParser(const std::string &text) : text_(text) {}
-
-  bool parseDocument(JValue &out) {
-    skipSpace();
-    if (!parseValue(out, 0))
-      return false;
-    skipSpace();
-    if (pos_ != text_.size())
-      return fail("unexpected text after the JSON value: " + describeNext());
-    return true;
-  }
-
-  const std::string &error() const { return error_; }
-
-  /// "line L, column C" of a byte offset.
-  std::string where(size_t offset) const {
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i < offset && i < text_.size(); ++i) {
-      if (text_[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    return "line " + std::to_string(line) + ", column " +
-           std::to_string(column);
-  }
-
-private:
-  static constexpr int kMaxDepth = 64;
-
-  bool fail(const std::string &what) { return failAt(pos_, what); }
-  bool failAt(size_t offset, const std::string &what) {
-    if (error_.empty())
-      error_ = "malformed JSON at " + where(offset) + ": " + what;
-    return false;
-  }
-
-  bool atEnd() const { return pos_ >= text_.size(); }
-  char peek() const { return atEnd() ? '\0' : text_[pos_]; }
-
-  void skipSpace() {
-    while (!atEnd() && (text_[pos_] == ' ' || text_[pos_] == '\t' ||
-                        text_[pos_] == '\n' || text_[pos_] == '\r'))
-      ++pos_;
-  }
-
-  std::string describeNext() const {
-    if (atEnd())
-      return "end of input";
-    unsigned char c = static_cast<unsigned char>(text_[pos_]);
-    if (c < 0x20 || c >= 0x7f) {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "byte 0x%02x", c);
-      return buf;
-    }
-    return std::string("'") + static_cast<char>(c) + "'";
-  }
-
-  bool expectLiteral(const char *literal) {
-    size_t start = pos_;
-    for (const char *p = literal; *p; ++p, ++pos_)
-      if (atEnd() || text_[pos_] != *p)
-        return failAt(start, std::string("invalid literal (expected '") +
-                                 literal + "')");
-    return true;
-  }
-
-  bool parseValue(JValue &out, int depth) {
-    if (depth > kMaxDepth)
-      return fail("nesting deeper than " + std::to_string(kMaxDepth));
-    out.offset = pos_;
-    char c = peek();
-    switch (c) {
-    case '{':
-      return parseObject(out, depth);
-    case '[':
-      return parseArray(out, depth);
-    case '"':
-      out.type = JValue::Type::String;
-      return parseString(out.string);
-    case 't':
-      out.type = JValue::Type::Bool;
-      out.boolean = true;
-      return expectLiteral("true");
-    case 'f':
-      out.type = JValue::Type::Bool;
-      out.boolean = false;
-      return expectLiteral("false");
-    case 'n':
-      out.type = JValue::Type::Null;
-      return expectLiteral("null");
-    default:
-      if (c == '-' || (c >= '0' && c <= '9'))
-        return parseNumber(out);
-      return fail("expected a value, found " + describeNext());
-    }
-  }
-
-  bool parseObject(JValue &out, int depth) {
-    out.type = JValue::Type::Object;
-    ++pos_; // '{'
-    skipSpace();
-    if (peek() == '}') {
-      ++pos_;
-      return true;
-    }
-    while (true) {
-      skipSpace();
-      if (peek() != '"')
-        return fail("expected a string key, found " + describeNext());
-      size_t keyOffset = pos_;
-      std::string key;
-      if (!parseString(key))
-        return false;
-      for (const auto &member : out.object)
-        if (member.first == key)
-          return failAt(keyOffset, "duplicate key \"" + key + "\"");
-      skipSpace();
-      if (peek() != ':')
-        return fail("expected ':' after key \"" + key + "\", found " +
-                    describeNext());
-      ++pos_;
-      skipSpace();
-      JValue value;
-      if (!parseValue(value, depth + 1))
-        return false;
-      out.object.emplace_back(std::move(key), std::move(value));
-      skipSpace();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      if (peek() == '}') {
-        ++pos_;
-        return true;
-      }
-      return fail("expected ',' or '}' in object, found " + describeNext());
-    }
-  }
-
-  bool parseArray(JValue &out, int depth) {
-    out.type = JValue::Type::Array;
-    ++pos_; // '['
-    skipSpace();
-    if (peek() == ']') {
-      ++pos_;
-      return true;
-    }
-    while (true) {
-      skipSpace();
-      JValue value;
-      if (!parseValue(value, depth + 1))
-        return false;
-      out.array.push_back(std::move(value));
-      skipSpace();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      if (peek() == ']') {
-        ++pos_;
-        return true;
-      }
-      return fail("expected ',' or ']' in array, found " + describeNext());
-    }
-  }
-
-  static void appendUtf8(std::string &out, uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xc0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3f));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xe0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-      out += static_cast<char>(0x80 | (cp & 0x3f));
-    } else {
-      out += static_cast<char>(0xf0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-      out += static_cast<char>(0x80 | (cp & 0x3f));
-    }
-  }
-
-  bool parseHex4(uint32_t &out) {
-    out = 0;
-    for (int i = 0; i < 4; ++i, ++pos_) {
-      char c = peek();
-      out <<= 4;
-      if (c >= '0' && c <= '9')
-        out |= c - '0';
-      else if (c >= 'a' && c <= 'f')
-        out |= c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F')
-        out |= c - 'A' + 10;
-      else
-        return fail("invalid \\u escape (expected 4 hex digits)");
-    }
-    return true;
-  }
-
-  bool parseString(std::string &out) {
-    size_t start = pos_;
-    ++pos_; // '"'
-    while (true) {
-      if (atEnd())
-        return failAt(start, "unterminated string");
-      unsigned char c = static_cast<unsigned char>(text_[pos_]);
-      if (c == '"') {
-        ++pos_;
-        return true;
-      }
-      if (c < 0x20)
-        return fail("control character in string (escape it)");
-      if (c != '\\') {
-        out += static_cast<char>(c);
-        ++pos_;
-        continue;
-      }
-      ++pos_;
-      char e = peek();
-      ++pos_;
-      switch (e) {
-      case '"':
-        out += '"';
-        break;
-      case '\\':
-        out += '\\';
-        break;
-      case '/':
-        out += '/';
-        break;
-      case 'b':
-        out += '\b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'n':
-        out += '\n';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'u': {
-        uint32_t cp;
-        if (!parseHex4(cp))
-          return false;
-        if (cp >= 0xd800 && cp < 0xdc00) {
-          uint32_t low;
-          if (peek() != '\\' || pos_ + 1 >= text_.size() ||
-              text_[pos_ + 1] != 'u')
-            return fail("unpaired UTF-16 surrogate in \\u escape");
-          pos_ += 2;
-          if (!parseHex4(low))
-            return false;
-          if (low < 0xdc00 || low >= 0xe000)
-            return fail("unpaired UTF-16 surrogate in \\u escape");
-          cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-        } else if (cp >= 0xdc00 && cp < 0xe000) {
-          return fail("unpaired UTF-16 surrogate in \\u escape");
-        }
-        appendUtf8(out, cp);
-        break;
-      }
-      default:
-        --pos_;
-        return fail(
-            "invalid escape in string: \\" +
-            (atEnd() ? std::string("<end of input>") : std::string(1, e)));
-      }
-    }
-  }
-
-  bool parseNumber(JValue &out) {
-    out.type = JValue::Type::Number;
-    size_t start = pos_;
-    auto digits = [&] {
-      size_t n = 0;
-      while (!atEnd() && text_[pos_] >= '0' && text_[pos_] <= '9')
-        ++pos_, ++n;
-      return n;
-    };
-    bool integral = true;
-    if (peek() == '-')
-      ++pos_;
-    if (peek() == '0') {
-      ++pos_;
-      if (peek() >= '0' && peek() <= '9')
-        return failAt(start, "invalid number (leading zero)");
-    } else if (digits() == 0) {
-      return failAt(start, "invalid number (expected a digit)");
-    }
-    if (peek() == '.') {
-      integral = false;
-      ++pos_;
-      if (digits() == 0)
-        return fail("invalid number (expected a digit after '.')");
-    }
-    if (peek() == 'e' || peek() == 'E') {
-      integral = false;
-      ++pos_;
-      if (peek() == '+' || peek() == '-')
-        ++pos_;
-      if (digits() == 0)
-        return fail("invalid number (expected a digit in the exponent)");
-    }
-    out.string = text_.substr(start, pos_ - start);
-    out.number = std::strtod(out.string.c_str(), nullptr);
-    if (integral) {
-      // Exact int64 parse; anything outside int64 stays a plain number.
-      bool negative = out.string[0] == '-';
-      uint64_t magnitude = 0;
-      bool overflow = false;
-      for (size_t i = negative ? 1 : 0; i < out.string.size(); ++i) {
-        unsigned d = out.string[i] - '0';
-        if (magnitude > (std::numeric_limits<uint64_t>::max() - d) / 10) {
-          overflow = true;
-          break;
-        }
-        magnitude = magnitude * 10 + d;
-      }
-      uint64_t limit = negative ? uint64_t(1) << 63 : (uint64_t(1) << 63) - 1;
-      if (!overflow && magnitude <= limit) {
-        out.isInteger = true;
-        out.integer = negative ? static_cast<int64_t>(0 - magnitude)
-                               : static_cast<int64_t>(magnitude);
-      }
-    }
-    return true;
-  }
-
-  const std::string &text_;
-  size_t pos_ = 0;
-  std::string error_;
-};
-
 /// Maps the value tree onto KernelInfo, naming the key of every problem.
 class SchemaReader {
 public:
-  explicit SchemaReader(const JsonParser &parser) : parser_(parser) {}
+  explicit SchemaReader(const std::string &text) : text_(text) {}
 
-  bool read(const JValue &root, KernelInfo &info) {
-    if (root.type != JValue::Type::Object)
+  bool read(const json::Value &root, KernelInfo &info) {
+    if (root.type != json::Value::Type::Object)
       return fail("", root,
                   std::string("expected a JSON object, found ") +
-                      typeName(root.type));
+                      json::typeName(root.type));
     bool haveName = false, haveArgs = false;
-    const JValue *tma = nullptr; // read last: it refers to "args"
+    const json::Value *tma = nullptr; // read last: it refers to "args"
     for (const auto &[key, value] : root.object) {
       if (key == "name") {
         if (!getString(key, value, info.name))
@@ -660,30 +245,31 @@ public:
   const std::string &error() const { return error_; }
 
 private:
-  bool fail(const std::string &key, const JValue &at, const std::string &what) {
+  bool fail(const std::string &key, const json::Value &at,
+            const std::string &what) {
     error_ = "KernelInfo JSON";
     if (!key.empty())
       error_ += ", key \"" + key + "\"";
-    error_ += " (" + parser_.where(at.offset) + "): " + what;
+    error_ += " (" + json::where(text_, at.offset) + "): " + what;
     return false;
   }
 
-  bool getString(const std::string &key, const JValue &value,
+  bool getString(const std::string &key, const json::Value &value,
                  std::string &out) {
-    if (value.type != JValue::Type::String)
+    if (value.type != json::Value::Type::String)
       return fail(key, value,
                   std::string("expected a string, found ") +
-                      typeName(value.type));
+                      json::typeName(value.type));
     out = value.string;
     return true;
   }
 
-  bool getInt(const std::string &key, const JValue &value, int64_t min,
+  bool getInt(const std::string &key, const json::Value &value, int64_t min,
               int64_t max, int &out) {
-    if (value.type != JValue::Type::Number)
+    if (value.type != json::Value::Type::Number)
       return fail(key, value,
                   std::string("expected an integer, found ") +
-                      typeName(value.type));
+                      json::typeName(value.type));
     if (!value.isInteger)
       return fail(key, value, "expected an integer, found " + value.string);
     if (value.integer < min || value.integer > max)
@@ -694,11 +280,11 @@ private:
     return true;
   }
 
-  bool readArgs(const JValue &value, std::vector<ArgInfo> &args) {
-    if (value.type != JValue::Type::Array)
+  bool readArgs(const json::Value &value, std::vector<ArgInfo> &args) {
+    if (value.type != json::Value::Type::Array)
       return fail("args", value,
                   std::string("expected an array, found ") +
-                      typeName(value.type));
+                      json::typeName(value.type));
     args.clear();
     for (size_t i = 0; i < value.array.size(); ++i) {
       ArgInfo arg;
@@ -709,13 +295,14 @@ private:
     return true;
   }
 
-  bool readArg(const JValue &value, const std::string &path, ArgInfo &arg) {
-    if (value.type != JValue::Type::Object)
+  bool readArg(const json::Value &value, const std::string &path,
+               ArgInfo &arg) {
+    if (value.type != json::Value::Type::Object)
       return fail(path, value,
                   std::string("expected an object, found ") +
-                      typeName(value.type));
-    const JValue *name = nullptr, *kind = nullptr, *type = nullptr,
-                 *rank = nullptr, *align = nullptr;
+                      json::typeName(value.type));
+    const json::Value *name = nullptr, *kind = nullptr, *type = nullptr,
+                      *rank = nullptr, *align = nullptr;
     for (const auto &[key, member] : value.object) {
       if (key == "name")
         name = &member;
@@ -800,12 +387,12 @@ private:
     return true;
   }
 
-  bool readTmas(const JValue &value, const std::vector<ArgInfo> &args,
+  bool readTmas(const json::Value &value, const std::vector<ArgInfo> &args,
                 std::vector<TmaInfo> &tmas) {
-    if (value.type != JValue::Type::Array)
+    if (value.type != json::Value::Type::Array)
       return fail("tma", value,
                   std::string("expected an array, found ") +
-                      typeName(value.type));
+                      json::typeName(value.type));
     tmas.clear();
     for (size_t i = 0; i < value.array.size(); ++i) {
       TmaInfo tma;
@@ -816,13 +403,13 @@ private:
     return true;
   }
 
-  bool readTma(const JValue &value, const std::string &path,
+  bool readTma(const json::Value &value, const std::string &path,
                const std::vector<ArgInfo> &args, TmaInfo &tma) {
-    if (value.type != JValue::Type::Object)
+    if (value.type != json::Value::Type::Object)
       return fail(path, value,
                   std::string("expected an object, found ") +
-                      typeName(value.type));
-    const JValue *arg = nullptr, *box = nullptr, *swizzle = nullptr;
+                      json::typeName(value.type));
+    const json::Value *arg = nullptr, *box = nullptr, *swizzle = nullptr;
     for (const auto &[key, member] : value.object) {
       if (key == "arg")
         arg = &member;
@@ -841,10 +428,10 @@ private:
     if (!getInt(path + ".arg", *arg, 0, std::numeric_limits<int>::max(),
                 tma.arg))
       return false;
-    if (box->type != JValue::Type::Array)
+    if (box->type != json::Value::Type::Array)
       return fail(path + ".box", *box,
                   std::string("expected an array, found ") +
-                      typeName(box->type));
+                      json::typeName(box->type));
     for (size_t d = 0; d < box->array.size(); ++d) {
       int dim = 0;
       if (!getInt(path + ".box[" + std::to_string(d) + "]", box->array[d], 1,
@@ -859,7 +446,7 @@ private:
     std::string problem = checkTmaInfo(tma, args, &field);
     if (problem.empty())
       return true;
-    const JValue *at = &value;
+    const json::Value *at = &value;
     if (field == "arg")
       at = arg;
     else if (field == "box")
@@ -873,7 +460,7 @@ private:
     return fail(path + "." + field, *at, problem);
   }
 
-  const JsonParser &parser_;
+  const std::string &text_;
   std::string error_;
 };
 
@@ -881,15 +468,15 @@ private:
 
 std::optional<KernelInfo> fromJson(const std::string &json,
                                    std::string *error) {
-  JsonParser parser(json);
-  JValue root;
-  if (!parser.parseDocument(root)) {
+  json::Value root;
+  std::string problem;
+  if (!json::parse(json, root, problem)) {
     if (error)
-      *error = "KernelInfo JSON: " + parser.error();
+      *error = "KernelInfo JSON: " + problem;
     return std::nullopt;
   }
   KernelInfo info;
-  SchemaReader reader(parser);
+  SchemaReader reader(json);
   if (!reader.read(root, info)) {
     if (error)
       *error = reader.error();

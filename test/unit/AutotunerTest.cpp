@@ -319,19 +319,21 @@ TEST_F(TuneCacheTest, CorruptFilesAreEmptyWithAWarning) {
   fs::path p = dir_ / "autotune.json";
   TuneCache cache(p.string());
   const std::pair<const char *, const char *> cases[] = {
-      {"garbage", "line 1: expected '{'"},
-      {"{\"kernel\": \"k\"", "line 1: expected ',' or '}'"},
+      {"garbage", "line 1: malformed JSON at line 1, column 1: expected a "
+                  "value"},
+      {"{\"kernel\": \"k\"",
+       "line 1: malformed JSON at line 1, column 15: expected ',' or '}'"},
       {"{\"kernel\": \"k\", \"bucket\": \"b\", \"device\": \"d\", "
        "\"config\": \"c\", \"date\": \"t\"}",
        "no number \"ms\""},
       {"{\"kernel\": \"k\", \"bucket\": \"b\", \"device\": \"d\", "
        "\"config\": \"c\", \"ms\": [1], \"date\": \"t\"}",
-       "neither a string nor a number"},
+       "line 1: no number \"ms\""},
       {"{\"kernel\": \"k\", \"bucket\": \"b\", \"device\": \"d\", "
        "\"config\": \"c\", \"ms\": 1, \"date\": \"t\"} trailing",
        "unexpected text"},
       {"\n{}\n", "line 2: no string \"kernel\""},
-      {"{\"kernel\": \"unterminated}", "bad string value of \"kernel\""},
+      {"{\"kernel\": \"unterminated}", "column 12: unterminated string"},
       {"\x7f\x45\x4c\x46\x02", "line 1"}};
   for (auto [text, why] : cases) {
     SCOPED_TRACE(text);
