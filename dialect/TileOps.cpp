@@ -514,6 +514,31 @@ static bool isBarrierArray(SharedMemType type) {
          !type.getEncoding();
 }
 
+/// local_alloc %t after an earlier local_alloc %t of the same type in the
+/// block: the earlier buffer already holds the tile (buffers with an init
+/// are only read).
+LogicalResult LocalAllocOp::canonicalize(LocalAllocOp op,
+                                         PatternRewriter &rewriter) {
+  if (!op.getInit())
+    return failure();
+  auto writes = [](LocalAllocOp alloc) {
+    return llvm::any_of(alloc->getUsers(),
+                        [](Operation *user) { return isa<AsyncLoadOp>(user); });
+  };
+  if (writes(op))
+    return failure();
+  for (Operation *user : op.getInit().getUsers()) {
+    auto earlier = dyn_cast<LocalAllocOp>(user);
+    if (!earlier || earlier == op || earlier->getBlock() != op->getBlock() ||
+        !earlier->isBeforeInBlock(op) || earlier.getType() != op.getType() ||
+        writes(earlier))
+      continue;
+    rewriter.replaceOp(op, earlier.getResult());
+    return success();
+  }
+  return failure();
+}
+
 LogicalResult LocalAllocOp::verify() {
   SharedMemType buffer = getResult().getType();
   if (!getInit())
@@ -560,9 +585,18 @@ LogicalResult AsyncLoadOp::verify() {
     return emitOpError("expected ")
            << view.getRank() << " indices for a rank-" << view.getRank()
            << " view, got " << getIndices().size();
-  if (dest.getRank() != view.getRank() || dest.getRank() != 2)
-    return emitOpError("TMA copies a 2-D tile of a 2-D view here, got ")
-           << dest;
+  if (dest.getRank() != 2)
+    return emitOpError("the destination must be 2-D, got ") << dest;
+  if (view.getRank() != 2 && !getCpAsync())
+    return emitOpError("TMA copies from 2-D views here; a rank-")
+           << view.getRank() << " view needs cp_async";
+  if (view.getRank() < 2)
+    return emitOpError("the view must have rank 2 or more");
+  if (auto rows = getRowsDim())
+    if (*rows < 0 || *rows >= view.getRank() - 1)
+      return emitOpError("rows(")
+             << *rows << ") must name a dimension before the last of the "
+             << "rank-" << view.getRank() << " view";
   if (dest.getElementType() != view.getElementType())
     return emitOpError("the view holds ")
            << view.getElementType() << " but the buffer "
@@ -588,10 +622,11 @@ LogicalResult WarpgroupMmaOp::verify() {
   RankedTensorType c = getAcc().getType();
   if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
     return emitOpError("operands must be 2-D");
-  if (a.getShape()[1] != b.getShape()[0] ||
-      c.getDimSize(0) != a.getShape()[0] || c.getDimSize(1) != b.getShape()[1])
+  const int64_t bK = b.getShape()[getTransB() ? 1 : 0];
+  if (getK() != bK || c.getDimSize(0) != getM() || c.getDimSize(1) != getN())
     return emitOpError("shapes do not compose: ")
-           << a << " * " << b << " + " << c;
+           << a << (getTransA() ? " (transposed)" : "") << " * " << b
+           << (getTransB() ? " (transposed)" : "") << " + " << c;
   Type in = a.getElementType();
   if (in != b.getElementType() || !isa<BFloat16Type, Float16Type>(in))
     return emitOpError("operands must both be bf16 or both f16");
@@ -603,8 +638,8 @@ LogicalResult WarpgroupMmaOp::verify() {
     return emitOpError("the accumulator must be f32 in a version 3 mma "
                        "layout, got ")
            << c;
-  if (a.getShape()[1] % 16 != 0)
-    return emitOpError("K must be a multiple of 16, got ") << a.getShape()[1];
+  if (getK() % 16 != 0)
+    return emitOpError("K must be a multiple of 16, got ") << getK();
   if (c.getDimSize(0) % (16 * int64_t(mma.getWarpsPerCTA()[0])) != 0 ||
       mma.getWarpsPerCTA()[0] % 4 != 0 || mma.getWarpsPerCTA()[1] != 1 ||
       c.getDimSize(1) % mma.getInstrShape()[1] != 0)

@@ -374,11 +374,14 @@ def Tile_SharedMem : Type<CPred<"::llvm::isa<::tessera::tile::SharedMemType>($_s
 def Tile_LocalAllocOp : Tile_Op<"local_alloc"> {
   let summary = "a shared-memory buffer, optionally filled from a tile";
   let description = [{
-    Allocates a buffer in the CTA's shared memory for the whole kernel. With
-    `init`, every thread writes the elements it holds (in `init`'s layout)
-    to the buffer's layout, then the writes are made visible to the async
-    proxy (`fence.proxy.async`) and to every thread (a CTA barrier), so
-    wgmma and TMA may use the buffer right away.
+    Allocates a buffer in the CTA's shared memory, live from here to its
+    last use (the lowering lets buffers whose lifetimes do not overlap share
+    memory). With `init`, every thread writes the elements it holds (in
+    `init`'s layout) to the buffer's layout, then the writes are made
+    visible to the async proxy (`fence.proxy.async`) and to every thread (a
+    CTA barrier), so wgmma and TMA may use the buffer right away. A buffer
+    with `init` is never written again: two of the same tile in one block
+    fold into one.
 
     ```mlir
     %s = tile.local_alloc %a : tensor<128x64xbf16, #blocked>
@@ -393,6 +396,7 @@ def Tile_LocalAllocOp : Tile_Op<"local_alloc"> {
     ($init^ `:` type($init) `->`) : (`:`)? qualified(type($result)) attr-dict
   }];
   let hasVerifier = 1;
+  let hasCanonicalizeMethod = 1;
 }
 
 def Tile_LocalLoadOp : Tile_Op<"local_load"> {
@@ -470,7 +474,7 @@ def Tile_BarrierWaitOp : Tile_Op<"barrier_wait"> {
 }
 
 def Tile_AsyncLoadOp : Tile_Op<"async_load", [Tile_InKernel]> {
-  let summary = "TMA copy of a tile from a global view into shared memory";
+  let summary = "asynchronous copy of a tile from a global view into shared memory";
   let description = [{
     Copies the tile at tile indices `indices` of `view` (the box is the
     destination's shape; out-of-bounds elements read as zero) into `dest`
@@ -480,25 +484,32 @@ def Tile_AsyncLoadOp : Tile_Op<"async_load", [Tile_InKernel]> {
     encodes its tensor map at launch (`tile.tma` on the kernel lists them).
     `cache` becomes the TMA L2 cache hint.
 
-    With `cp_async` (sm_80) every thread copies 16-byte pieces with
-    `cp.async` (bytes past the view's edge zero-filled) and arrives on the
-    mbarrier once they land (`cp.async.mbarrier.arrive.noinc`), so the
-    mbarrier expects one arrival per thread and copy; views whose rows are
-    not 16-byte aligned are copied element by element instead, with a plain
-    arrival.
+    With `cp_async` every thread copies 16-byte pieces with `cp.async`
+    (bytes past the view's edge zero-filled) and arrives on the mbarrier
+    once they land (`cp.async.mbarrier.arrive.noinc`), so the mbarrier
+    expects one arrival per thread and copy; views whose rows are not
+    16-byte aligned are copied element by element instead, with a plain
+    arrival. `cp_async` also copies from views of higher rank: the tile is
+    1 along every dimension but `rows(d)` (the destination's rows, default
+    0) and the last (its columns), as a `tile.load` of shape
+    1 x .. x R x .. x 1 x C reshaped to R x C reads it.
 
     ```mlir
     tile.async_load %a[%m, %k] into %sa, %full[%s]
         : !tile.view<?x?xbf16> -> !tile.smem<128x64xbf16, #nv>, !tile.smem<3xi64>
+    tile.async_load %x[%b, %c, %h, %p] into %sx, %full[%s] rows(1) cp_async
+        : !tile.view<?x?x?x?xbf16> -> !tile.smem<64x64xbf16, #nv>, !tile.smem<2xi64>
     ```
   }];
   let arguments = (ins Tile_ViewType:$view, Variadic<Index>:$indices,
                        Tile_SharedMem:$dest, Tile_SharedMem:$barriers,
                        Index:$barrierIndex,
                        OptionalAttr<Tile_CachePolicy>:$cache,
+                       OptionalAttr<I64Attr>:$rows_dim,
                        UnitAttr:$cp_async);
   let assemblyFormat = [{
     $view `[` $indices `]` `into` $dest `,` $barriers `[` $barrierIndex `]`
+    (`rows` `(` $rows_dim^ `)`)?
     (`cache` `(` $cache^ `)`)? (`cp_async` $cp_async^)? attr-dict
     `:` qualified(type($view)) `->` qualified(type($dest)) `,` qualified(type($barriers))
   }];
@@ -515,17 +526,32 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma",
     group but not waited for: `tile.warpgroup_mma_wait` must come before
     the result is read by anything but another warpgroup_mma.
 
+    `transposed` after an operand says its buffer holds the transpose: `a`
+    stored K x M (M-major, wgmma's transpose-A) or `b` stored N x K
+    (K-major, no transpose-B), so a tile used transposed is written to
+    shared memory as it was loaded.
+
     ```mlir
     %d = tile.warpgroup_mma %sa, %sb, %acc : !tile.smem<128x64xbf16, #nv>,
         !tile.smem<64x256xbf16, #nv>, tensor<128x256xf32, #mma3>
+    %e = tile.warpgroup_mma %sa, %sbt transposed, %acc
+        : !tile.smem<128x64xbf16, #nv>, !tile.smem<256x64xbf16, #nv>,
+          tensor<128x256xf32, #mma3>
     ```
   }];
   let arguments = (ins Tile_SharedMem:$a, Tile_SharedMem:$b,
-                       Tile_FloatTile:$acc);
+                       Tile_FloatTile:$acc, UnitAttr:$trans_a,
+                       UnitAttr:$trans_b);
   let results = (outs Tile_FloatTile:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,`
-    type($acc)
+    $a (`transposed` $trans_a^)? `,` $b (`transposed` $trans_b^)? `,` $acc
+    attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` type($acc)
+  }];
+  let extraClassDeclaration = [{
+    /// M x K and K x N, whatever way the buffers hold them.
+    int64_t getM() { return getA().getType().getShape()[getTransA() ? 1 : 0]; }
+    int64_t getK() { return getA().getType().getShape()[getTransA() ? 0 : 1]; }
+    int64_t getN() { return getB().getType().getShape()[getTransB() ? 0 : 1]; }
   }];
   let hasVerifier = 1;
 }

@@ -27,28 +27,116 @@ static constexpr const char *kAsyncProxyAttr = "tile.async_proxy";
 // Shared-memory and tensor-map assignment (before the conversion)
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// Where a buffer is live, in the pre-order numbering of the kernel's ops.
+struct Lifetime {
+  int64_t start, end;
+};
+
+/// Lifetimes of the kernel's buffers. A buffer filled from a tile lives
+/// from its local_alloc to its last reader; a use inside a nested region
+/// (a loop) keeps it to the end of the op holding that region in the
+/// buffer's block; a wgmma reads until the wait for its group, and to the
+/// end of the block when that wait leaves groups in flight. Buffers written
+/// asynchronously (rings) and mbarriers live for the whole kernel: nothing
+/// orders an async write after another buffer's last reads.
+llvm::DenseMap<Operation *, Lifetime> lifetimes(tile::KernelOp kernel) {
+  llvm::DenseMap<Operation *, int64_t> pos, last;
+  int64_t n = 0;
+  kernel.walk<WalkOrder::PreOrder>([&](Operation *op) { pos[op] = n++; });
+  // last[op]: the largest number inside op (itself when it has no regions).
+  kernel.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    int64_t end = pos[op];
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (Operation &inner : b)
+          end = std::max(end, last[&inner]);
+    last[op] = end;
+  });
+  llvm::DenseMap<Operation *, Lifetime> result;
+  kernel.walk([&](Operation *op) {
+    auto alloc = dyn_cast<tile::LocalAllocOp>(op);
+    if (!isa<tile::LocalAllocOp, tile::BarrierAllocOp>(op))
+      return;
+    if (!alloc || !alloc.getInit()) {
+      result[op] = {0, n};
+      return;
+    }
+    Block *block = op->getBlock();
+    int64_t end = pos[op];
+    auto reach = [&](Operation *user) {
+      Operation *at = block->findAncestorOpInBlock(*user);
+      if (!at)
+        end = n; // used outside the block: keep it
+      else
+        end = std::max(end, at == user ? pos[at] : last[at]);
+    };
+    for (Operation *user : op->getUsers()) {
+      reach(user);
+      if (!isa<tile::WarpgroupMmaOp>(user))
+        continue;
+      for (Operation *wait : user->getUsers()) {
+        reach(wait);
+        auto w = dyn_cast<tile::WarpgroupMmaWaitOp>(wait);
+        if (!w || w.getPending() != 0)
+          end = std::max(end, last[block->getParentOp()]);
+      }
+    }
+    result[op] = {pos[op], end};
+  });
+  return result;
+}
+
+} // namespace
+
 void assignSharedMemory(tile::KernelOp kernel, int64_t scratchBytes) {
   MLIRContext *ctx = kernel.getContext();
   Type i64 = IntegerType::get(ctx, 64);
-  // Buffers live for the whole kernel after the exchange scratch; swizzled
-  // ones start on 1024 bytes, where the swizzle pattern repeats.
-  int64_t offset = scratchBytes;
+  // Buffers go after the exchange scratch, first fit among those whose
+  // lifetimes overlap; swizzled ones start on 1024 bytes, where the swizzle
+  // pattern repeats. A buffer reused after another is written behind a CTA
+  // barrier (tile.local_alloc), after the last reader of the one before.
+  llvm::DenseMap<Operation *, Lifetime> live = lifetimes(kernel);
+  struct Placed {
+    Lifetime time;
+    int64_t offset, size;
+  };
+  SmallVector<Placed> placed;
+  int64_t total = scratchBytes;
   kernel.walk([&](Operation *op) {
     auto type = op->getNumResults() == 1
                     ? dyn_cast<tile::SharedMemType>(op->getResult(0).getType())
                     : tile::SharedMemType();
     if (!type || !isa<tile::LocalAllocOp, tile::BarrierAllocOp>(op))
       return;
-    offset = llvm::alignTo(offset, type.getEncoding() ? 1024 : 16);
+    const Lifetime time = live.lookup(op);
+    const int64_t size = type.getSizeInBytes(),
+                  align = type.getEncoding() ? 1024 : 16;
+    SmallVector<Placed> overlapping;
+    for (const Placed &p : placed)
+      if (!(p.time.end < time.start || time.end < p.time.start))
+        overlapping.push_back(p);
+    llvm::sort(overlapping, [](const Placed &a, const Placed &b) {
+      return a.offset < b.offset;
+    });
+    int64_t offset = int64_t(llvm::alignTo(scratchBytes, align));
+    for (const Placed &p : overlapping) {
+      if (offset + size <= p.offset)
+        break;
+      offset =
+          std::max<int64_t>(offset, llvm::alignTo(p.offset + p.size, align));
+    }
+    placed.push_back({time, offset, size});
+    total = std::max(total, offset + size);
     op->setAttr(kSmemOffsetAttr, IntegerAttr::get(i64, offset));
     // Buffers wgmma reads need a proxy fence after generic-proxy writes.
     if (llvm::any_of(op->getUsers(), [](Operation *user) {
           return isa<tile::WarpgroupMmaOp>(user);
         }))
       op->setAttr(kAsyncProxyAttr, UnitAttr::get(ctx));
-    offset += type.getSizeInBytes();
   });
-  kernel->setAttr("tile.shared_bytes", IntegerAttr::get(i64, offset));
+  kernel->setAttr("tile.shared_bytes", IntegerAttr::get(i64, total));
 
   // One tensor map per (view argument, box, swizzle).
   SmallVector<Attribute> maps;
@@ -274,8 +362,11 @@ LogicalResult lowerLdmatrix(tile::LocalLoadOp op, Value base,
     Value off = nvmmaOffset(rewriter, loc, nv, coords[0], coords[1], rows, eb);
     Value addr =
         sharedAddress(rewriter, loc, gepBytes(rewriter, loc, base, off));
+    // Marked as having side effects: it reads shared memory, which LLVM
+    // cannot see, so it must stay between the barriers around the writes
+    // of this buffer and of any buffer that later reuses its space.
     Value out = asmOp(rewriter, loc, resultType, {addr}, text, constraints,
-                      /*sideEffects=*/false);
+                      /*sideEffects=*/true);
     for (int64_t i = 0; i < x; ++i) {
       Value word = extract(rewriter, loc, out, i);
       Value pair = LLVM::BitcastOp::create(rewriter, loc, vec2, word);
@@ -451,16 +542,39 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
   auto cmp = [&](LLVM::ICmpPredicate p, Value a, Value b) -> Value {
     return LLVM::ICmpOp::create(rewriter, loc, p, a, b);
   };
+  // The view is {ptr, sizes[rank], strides[rank]}; the tile spans `rows`
+  // along dimension rd and `cols` along the last, 1 along the others.
   Value view = adaptor.getView();
+  const int64_t rank = op.getView().getType().getRank();
+  const int64_t rd = op.getRowsDim().value_or(0), cd = rank - 1;
   Value ptr = extract(rewriter, loc, view, 0);
-  Value size0 = extract(rewriter, loc, view, 1),
-        size1 = extract(rewriter, loc, view, 2);
-  Value stride0 = extract(rewriter, loc, view, 3),
-        stride1 = extract(rewriter, loc, view, 4);
+  auto size = [&](int64_t d) { return extract(rewriter, loc, view, 1 + d); };
+  auto stride = [&](int64_t d) {
+    return extract(rewriter, loc, view, 1 + rank + d);
+  };
+  Value size0 = size(rd), size1 = size(cd);
+  Value stride0 = stride(rd), stride1 = stride(cd);
   Value row0 =
-      LLVM::MulOp::create(rewriter, loc, adaptor.getIndices()[0], c64(rows));
+      LLVM::MulOp::create(rewriter, loc, adaptor.getIndices()[rd], c64(rows));
   Value col0 =
-      LLVM::MulOp::create(rewriter, loc, adaptor.getIndices()[1], c64(cols));
+      LLVM::MulOp::create(rewriter, loc, adaptor.getIndices()[cd], c64(cols));
+  // The other dimensions: a fixed element offset, and in bounds or not.
+  Value unitOffset = c64(0);
+  Value unitsIn = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                           rewriter.getBoolAttr(true));
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == rd || d == cd)
+      continue;
+    Value idx = adaptor.getIndices()[d];
+    unitOffset =
+        LLVM::AddOp::create(rewriter, loc, unitOffset,
+                            LLVM::MulOp::create(rewriter, loc, idx, stride(d)));
+    unitsIn = LLVM::AndOp::create(rewriter, loc, unitsIn,
+                                  cmp(LLVM::ICmpPredicate::slt, idx, size(d)));
+  }
+  if (rank > 2)
+    ptr = LLVM::GEPOp::create(rewriter, loc, ptr.getType(), element, ptr,
+                              ValueRange{unitOffset});
   Value bar = barrierAt(rewriter, loc, adaptor.getBarriers(),
                         adaptor.getBarrierIndex());
   Value dst = adaptor.getDest();
@@ -496,9 +610,10 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
     }
   };
   auto inBounds = [&](Value r, Value c) {
-    return LLVM::AndOp::create(rewriter, loc,
-                               cmp(LLVM::ICmpPredicate::slt, r, size0),
-                               cmp(LLVM::ICmpPredicate::slt, c, size1));
+    Value in = LLVM::AndOp::create(rewriter, loc,
+                                   cmp(LLVM::ICmpPredicate::slt, r, size0),
+                                   cmp(LLVM::ICmpPredicate::slt, c, size1));
+    return rank > 2 ? LLVM::AndOp::create(rewriter, loc, in, unitsIn) : in;
   };
 
   {
@@ -670,18 +785,35 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
     auto mma = cast<tile::MmaLayoutAttr>(c.getEncoding());
     auto nvA = cast<tile::NvmmaSharedLayoutAttr>(a.getEncoding());
     auto nvB = cast<tile::NvmmaSharedLayoutAttr>(b.getEncoding());
-    const int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
+    const int64_t m = op.getM(), k = op.getK(), n = op.getN();
+    const bool transA = op.getTransA(), transB = op.getTransB();
     const int64_t eb = elementBytes(a.getElementType());
     const int64_t instrN = mma.getInstrShape()[1];
     const int64_t warps = mma.getWarpsPerCTA()[0];
     const int64_t repM = m / (16 * warps), repN = n / instrN;
     const int64_t spanA = nvA.getSwizzle(), spanB = nvB.getSwizzle();
     const int64_t perSlabA = spanA / eb, perSlabB = spanB / eb;
-    if (repN > 1 && instrN % perSlabB != 0)
+    if (repN > 1 && !transB && instrN % perSlabB != 0)
       return rewriter.notifyMatchFailure(op, "N steps split a B slab");
-    // A is K-major (rows of K), B is N-major (rows of N): trans-b = 1.
-    const uint64_t highA = descriptorHigh(16, 8 * spanA, spanA);
-    const uint64_t highB = descriptorHigh(k * spanB, 8 * spanB, spanB);
+    // Buffers are slabs of `span`-byte rows (NvmmaSharedLayoutAttr). A
+    // K-major operand (A, or B stored N x K) steps K within a slab: the
+    // leading offset is unused, the stride offset is 8 rows. An MN-major
+    // one (B, or A stored K x M) has K along the rows: the leading offset
+    // goes to the next slab of M or N, the stride offset is 8 rows of K.
+    const uint64_t highA = transA ? descriptorHigh(k * spanA, 8 * spanA, spanA)
+                                  : descriptorHigh(16, 8 * spanA, spanA);
+    const uint64_t highB = transB ? descriptorHigh(16, 8 * spanB, spanB)
+                                  : descriptorHigh(k * spanB, 8 * spanB, spanB);
+    // Byte offsets of the K-step at k0 of the M rows (or N columns) from
+    // row0 of a K-major (rows x K) or MN-major (K x cols) buffer.
+    auto kMajor = [&](int64_t k0, int64_t row0, int64_t rows, int64_t span,
+                      int64_t perSlab) {
+      return (k0 / perSlab) * rows * span + row0 * span + (k0 % perSlab) * eb;
+    };
+    auto mnMajor = [&](int64_t k0, int64_t col0, int64_t span,
+                       int64_t perSlab) {
+      return (col0 / perSlab) * k * span + k0 * span;
+    };
     const std::string type = a.getElementType().isBF16() ? "bf16" : "f16";
 
     Value aAddr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
@@ -696,7 +828,10 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
     aAddr = LLVM::AddOp::create(
         rewriter, loc, aAddr,
         LLVM::MulOp::create(rewriter, loc, group,
-                            i64Const(rewriter, loc, 64 * spanA)));
+                            i64Const(rewriter, loc,
+                                     transA
+                                         ? mnMajor(0, 64, spanA, perSlabA)
+                                         : kMajor(0, 64, m, spanA, perSlabA))));
 
     SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getAcc());
     const int64_t perSet = instrN / 2;
@@ -720,9 +855,10 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
         constraints += ",r";
         for (int64_t kk = 0; kk < k / 16; ++kk) {
           int64_t k0 = 16 * kk, row0 = 16 * warps * r, n0 = nr * instrN;
-          int64_t offA =
-              (k0 / perSlabA) * m * spanA + row0 * spanA + (k0 % perSlabA) * eb;
-          int64_t offB = (n0 / perSlabB) * k * spanB + k0 * spanB;
+          int64_t offA = transA ? mnMajor(k0, row0, spanA, perSlabA)
+                                : kMajor(k0, row0, m, spanA, perSlabA);
+          int64_t offB = transB ? kMajor(k0, n0, n, spanB, perSlabB)
+                                : mnMajor(k0, n0, spanB, perSlabB);
           int idx = perSet + operands.size(); // asm operand number
           operands.push_back(descriptor(rewriter, loc, aAddr, offA, highA));
           operands.push_back(descriptor(rewriter, loc, bAddr, offB, highB));
@@ -730,7 +866,8 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
           text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(instrN) +
                   "k16.f32." + type + "." + type + " {" + regs + "}, $" +
                   std::to_string(idx) + ", $" + std::to_string(idx + 1) +
-                  ", p, 1, 1, 0, 1; ";
+                  ", p, 1, 1, " + (transA ? "1" : "0") + ", " +
+                  (transB ? "0" : "1") + "; ";
         }
         text += "}";
         SmallVector<Type> types(perSet, rewriter.getF32Type());

@@ -35,10 +35,10 @@ Value f32(OpBuilder &b, Location loc, double v) {
 }
 
 Value exp2f(OpBuilder &b, Location loc, Value x) {
-  return approx(b, loc, "ex2.approx.f32", x);
+  return approx(b, loc, "ex2.approx.ftz.f32", x);
 }
 Value log2f(OpBuilder &b, Location loc, Value x) {
-  return approx(b, loc, "lg2.approx.f32", x);
+  return approx(b, loc, "lg2.approx.ftz.f32", x);
 }
 Value mul(OpBuilder &b, Location loc, Value x, Value y) {
   return LLVM::FMulOp::create(b, loc, x, y);

@@ -77,9 +77,18 @@ Value toFragments(OpBuilder &builder, Location loc, Value operand,
   return LocalLoadOp::create(builder, loc, type, buffer);
 }
 
+/// The tile a 2-D transpose reads, or null.
+Value transposeSource(Value v) {
+  auto permute = v.getDefiningOp<PermuteOp>();
+  if (!permute || permute.getPermutation() != ArrayRef<int64_t>{1, 0})
+    return Value();
+  return permute.getSource();
+}
+
 /// tile.mma -> local_alloc A and B into swizzled shared memory, wgmma on
-/// the version 3 accumulator, wait. Fails (leaving the op) when the shape
-/// or the operand tiles do not fit.
+/// the version 3 accumulator, wait. An operand that is a transpose is
+/// written as its source and read transposed by wgmma (no exchange). Fails
+/// (leaving the op) when the shape or the operand tiles do not fit.
 LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps) {
   MLIRContext *ctx = op.getContext();
   RankedTensorType a = op.getA().getType(), b = op.getB().getType(),
@@ -87,9 +96,19 @@ LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps) {
   int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
   int64_t bytes = a.getElementType().getIntOrFloatBitWidth() / 8;
   int64_t instrN = wgmmaInstrN(m, n, k, numWarps);
-  unsigned swizzleA = swizzleFor(m, k, bytes),
-           swizzleB = swizzleFor(k, n, bytes);
-  if (!instrN || !swizzleA || !swizzleB || !getLayout(a) || !getLayout(b))
+  if (!instrN)
+    return failure();
+  // Each operand as stored: itself, or the source of its transpose.
+  Value storedA = op.getA(), storedB = op.getB();
+  if (Value src = transposeSource(storedA); src && getLayout(src.getType()))
+    storedA = src;
+  if (Value src = transposeSource(storedB); src && getLayout(src.getType()))
+    storedB = src;
+  auto ta = cast<RankedTensorType>(storedA.getType()),
+       tb = cast<RankedTensorType>(storedB.getType());
+  unsigned swizzleA = swizzleFor(ta.getDimSize(0), ta.getDimSize(1), bytes),
+           swizzleB = swizzleFor(tb.getDimSize(0), tb.getDimSize(1), bytes);
+  if (!swizzleA || !swizzleB || !getLayout(ta) || !getLayout(tb))
     return failure();
   OpBuilder builder(op);
   Location loc = op.getLoc();
@@ -97,12 +116,13 @@ LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps) {
     return SharedMemType::get(ctx, t.getShape(), t.getElementType(),
                               NvmmaSharedLayoutAttr::get(ctx, swizzle));
   };
-  Value sa = LocalAllocOp::create(builder, loc, smem(a, swizzleA), op.getA());
-  Value sb = LocalAllocOp::create(builder, loc, smem(b, swizzleB), op.getB());
+  Value sa = LocalAllocOp::create(builder, loc, smem(ta, swizzleA), storedA);
+  Value sb = LocalAllocOp::create(builder, loc, smem(tb, swizzleB), storedB);
   auto mma = MmaLayoutAttr::get(ctx, 3, {numWarps, 1}, {64, unsigned(instrN)});
   Value acc =
       ConvertLayoutOp::create(builder, loc, withLayout(c, mma), op.getAcc());
-  Value d = WarpgroupMmaOp::create(builder, loc, sa, sb, acc);
+  Value d = WarpgroupMmaOp::create(builder, loc, acc.getType(), sa, sb, acc,
+                                   storedA != op.getA(), storedB != op.getB());
   Value done = WarpgroupMmaWaitOp::create(builder, loc, d, 0);
   Value back = ConvertLayoutOp::create(builder, loc, c, done);
   op.getResult().replaceAllUsesWith(back);

@@ -31,10 +31,12 @@ using namespace mlir;
 
 namespace {
 
-/// A tile.load whose only use is writing it to shared memory for wgmma.
+/// A tile.load whose only use is writing it to shared memory for wgmma
+/// (directly, or reshaped from 1 x .. x R x .. x 1 x C to R x C).
 struct Prefetch {
   LoadOp load;
   LocalAllocOp alloc;
+  std::optional<int64_t> rowsDim; // for views of rank > 2
 };
 
 /// Ops of `loop`'s body that `values` depend on, in body order, or failure
@@ -71,10 +73,32 @@ std::optional<Prefetch> prefetchOf(scf::ForOp loop, Value operand) {
   auto alloc = operand.getDefiningOp<LocalAllocOp>();
   if (!alloc || !alloc.getInit() || alloc->getBlock() != loop.getBody())
     return std::nullopt;
-  auto load = alloc.getInit().getDefiningOp<LoadOp>();
+  Value tile = alloc.getInit();
+  std::optional<int64_t> rowsDim;
+  if (auto reshape = tile.getDefiningOp<ReshapeOp>()) {
+    if (!reshape->hasOneUse())
+      return std::nullopt;
+    // 1 x .. x R x .. x 1 x C -> R x C: the copy reads rows along the one
+    // dimension of size R.
+    ArrayRef<int64_t> from = reshape.getSource().getType().getShape(),
+                      to = reshape.getType().getShape();
+    if (from.size() < 3 || to.size() != 2 || from.back() != to[1])
+      return std::nullopt;
+    for (int64_t d = 0; d + 1 < int64_t(from.size()); ++d) {
+      if (from[d] == 1)
+        continue;
+      if (rowsDim || from[d] != to[0])
+        return std::nullopt;
+      rowsDim = d;
+    }
+    if (!rowsDim)
+      rowsDim = int64_t(from.size()) - 2;
+    tile = reshape.getSource();
+  }
+  auto load = tile.getDefiningOp<LoadOp>();
   if (!load || !load->hasOneUse() || load->getBlock() != loop.getBody())
     return std::nullopt;
-  // TMA fills out-of-bounds elements with zeros only.
+  // Copies fill out-of-bounds elements with zeros only.
   if (auto padding = load.getPaddingAttr())
     if (padding.getValueAsDouble() != 0.0)
       return std::nullopt;
@@ -84,7 +108,41 @@ std::optional<Prefetch> prefetchOf(scf::ForOp loop, Value operand) {
   for (Operation *user : alloc->getUsers())
     if (!isa<WarpgroupMmaOp, LocalLoadOp>(user))
       return std::nullopt;
-  return Prefetch{load, alloc};
+  return Prefetch{load, alloc, rowsDim};
+}
+
+/// A loaded tile written to shared memory for wgmma (local_alloc of the
+/// load, or of a reshape of it) is written right after the load, and its
+/// other users read it back from the buffer just before they need it: the
+/// tile does not stay in registers between the load and its last use (a
+/// 64 x 128 bf16 tile is 64 registers a thread on 4 warps).
+void readBackFromSharedMemory(Operation *root) {
+  SmallVector<LocalAllocOp> allocs;
+  root->walk([&](LocalAllocOp alloc) {
+    if (alloc.getInit() && llvm::any_of(alloc->getUsers(), [](Operation *u) {
+          return isa<WarpgroupMmaOp>(u);
+        }))
+      allocs.push_back(alloc);
+  });
+  for (LocalAllocOp alloc : allocs) {
+    Value tile = alloc.getInit();
+    Operation *def = tile.getDefiningOp();
+    if (auto reshape = dyn_cast_or_null<ReshapeOp>(def))
+      def = reshape.getSource().getDefiningOp();
+    auto type = cast<RankedTensorType>(tile.getType());
+    if (!isa_and_nonnull<LoadOp>(def) || type.getRank() != 2 ||
+        tile.getParentBlock() != alloc->getBlock())
+      continue;
+    alloc->moveAfter(tile.getDefiningOp());
+    for (OpOperand &use : llvm::make_early_inc_range(tile.getUses())) {
+      Operation *user = use.getOwner();
+      if (isa<LocalAllocOp>(user))
+        continue;
+      OpBuilder b(user);
+      Value back = LocalLoadOp::create(b, user->getLoc(), type, alloc);
+      use.set(back);
+    }
+  }
 }
 
 struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
@@ -105,6 +163,16 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
       bool written = false;
       loop.walk(
           [&](StoreOp store) { written |= store.getView() == load.getView(); });
+      // A tile bound for shared memory would hold its registers for a whole
+      // iteration; it is better copied asynchronously (or not prefetched).
+      if (llvm::any_of(load->getUsers(), [](Operation *user) {
+            if (auto reshape = dyn_cast<ReshapeOp>(user))
+              return llvm::any_of(reshape->getUsers(), [](Operation *u) {
+                return isa<LocalAllocOp>(u);
+              });
+            return isa<LocalAllocOp>(user);
+          }))
+        continue;
       int64_t regs = type.getNumElements() *
                      std::max(1u, type.getElementTypeBitWidth() / 32) / threads;
       if (written || registers + regs > 96)
@@ -163,6 +231,7 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
           << target << "' (expected sm_80 or sm_90a)";
       return signalPassFailure();
     }
+    readBackFromSharedMemory(getOperation());
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
@@ -180,7 +249,8 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     SmallVector<LocalLoadOp> reads(loop.getBody()->getOps<LocalLoadOp>());
     if (mmas.empty() && reads.empty())
       return;
-    // Every shared-memory operand read in the loop must be prefetchable.
+    // The shared-memory operands read in the loop that come straight from a
+    // load; the others (computed in the loop) stay as they are.
     SmallVector<Value> operands;
     for (WarpgroupMmaOp mma : mmas)
       operands.append({mma.getA(), mma.getB()});
@@ -189,15 +259,19 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     SmallVector<Prefetch> prefetches;
     for (Value operand : operands) {
       std::optional<Prefetch> p = prefetchOf(loop, operand);
-      if (!p)
-        return;
-      if (!llvm::any_of(prefetches,
-                        [&](Prefetch q) { return q.alloc == p->alloc; }))
+      if (p && !llvm::any_of(prefetches,
+                             [&](Prefetch q) { return q.alloc == p->alloc; }))
         prefetches.push_back(*p);
     }
-    const bool cpAsync = target == "sm_80";
-    if (cpAsync && !mmas.empty())
+    if (prefetches.empty())
+      return;
+    if (target == "sm_80" && !mmas.empty())
       return; // wgmma needs sm_90a
+    // TMA takes 2-D views here; cp.async any rank.
+    const bool cpAsync =
+        target == "sm_80" || llvm::any_of(prefetches, [](Prefetch p) {
+          return p.load.getView().getType().getRank() != 2;
+        });
     SmallVector<Value> indices;
     SmallVector<SmallVector<Value>> loadIndices;
     for (Prefetch p : prefetches) {
@@ -217,8 +291,20 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     }
     int64_t stagesWanted = latency ? latency : int64_t(stages);
     stagesWanted = std::clamp<int64_t>(stagesWanted, 2, maxStages);
-    // Keep 8 KB for exchanges and mbarriers.
-    int64_t fit = (int64_t(sharedBytes) - 8192) / stageBytes;
+    // Keep 8 KB for exchanges and mbarriers, and room for every other
+    // buffer of the kernel (an upper bound: the lowering may let some
+    // share memory).
+    int64_t otherBytes = 0;
+    getOperation().walk([&](LocalAllocOp alloc) {
+      if (alloc->getParentOfType<KernelOp>() !=
+              loop->getParentOfType<KernelOp>() ||
+          llvm::any_of(prefetches,
+                       [&](const Prefetch &p) { return p.alloc == alloc; }))
+        return;
+      otherBytes += alloc.getResult().getType().getSizeInBytes();
+    });
+    int64_t fit = (int64_t(sharedBytes) - 8192 - otherBytes) /
+                  std::max<int64_t>(stageBytes, 1);
     const int64_t numStages = std::min(stagesWanted, fit);
     if (numStages < 2)
       return;
@@ -268,8 +354,11 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
         SmallVector<Value> idx;
         for (Value v : loadIndices[j])
           idx.push_back(map.lookupOrDefault(v));
-        AsyncLoadOp::create(bb, loc, views[j], idx, dest, full, stage,
-                            caches[j], cpAsync ? bb.getUnitAttr() : UnitAttr());
+        std::optional<int64_t> rowsDim = prefetches[j].rowsDim;
+        AsyncLoadOp::create(
+            bb, loc, views[j], idx, dest, full, stage, caches[j],
+            rowsDim ? bb.getI64IntegerAttr(*rowsDim) : IntegerAttr(),
+            cpAsync ? bb.getUnitAttr() : UnitAttr());
       }
     };
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
@@ -302,7 +391,10 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
       Value view = LocalIndexOp::create(at, loc, p.alloc.getResult().getType(),
                                         ring, stage);
       p.alloc.getResult().replaceAllUsesWith(view);
+      Operation *reshape = p.alloc.getInit().getDefiningOp();
       p.alloc.erase();
+      if (reshape != p.load)
+        reshape->erase();
       p.load.erase();
     }
 
@@ -318,7 +410,9 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
         continue;
       OpOperand &use = *wait->getUses().begin();
       auto arg = dyn_cast<BlockArgument>(mma.getAcc());
-      if (!arg || arg != loop.getRegionIterArg(use.getOperandNumber()))
+      // The accumulator must not be read in the loop but by the mma.
+      if (!arg || arg != loop.getRegionIterArg(use.getOperandNumber()) ||
+          !arg.hasOneUse())
         continue;
       relaxed.push_back({wait, use.getOperandNumber()});
     }

@@ -196,21 +196,30 @@ struct AllocFromAnyLayout : OpRewritePattern<LocalAllocOp> {
 
 /// A loop-carried tile converted to layout L at the top of each iteration
 /// and converted back from L before the yield is carried in L instead:
-/// one conversion before the loop and one after, none inside.
+/// one conversion before the loop and one after, none inside. A tile
+/// yielded from a Tensor Core accumulator is carried in the accumulator's
+/// layout whatever its other uses are: they get one conversion at the top,
+/// which the other patterns move down to where it is free (a state updated
+/// by mma each iteration stays in its registers).
 struct CarryInLayout : OpRewritePattern<scf::ForOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(scf::ForOp loop,
                                 PatternRewriter &rewriter) const override {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
-      if (!arg.hasOneUse())
-        continue;
-      auto toL = dyn_cast<ConvertLayoutOp>(*arg.getUsers().begin());
       auto fromL = yield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
-      if (!toL || !fromL || fromL.getSource().getType() != toL.getType() ||
-          !fromL->hasOneUse())
+      if (!fromL || !fromL->hasOneUse() ||
+          fromL.getSource().getType() == arg.getType())
         continue;
-      Type original = arg.getType(), carried = toL.getType();
+      auto toL = arg.hasOneUse()
+                     ? dyn_cast<ConvertLayoutOp>(*arg.getUsers().begin())
+                     : ConvertLayoutOp();
+      bool fromAccumulator = isa_and_nonnull<MmaLayoutAttr>(
+          fromL.getSource().getType().getEncoding());
+      if (!(toL && fromL.getSource().getType() == toL.getType()) &&
+          !fromAccumulator)
+        continue;
+      Type original = arg.getType(), carried = fromL.getSource().getType();
       // Before the loop: the init in L; inside: L throughout; after: back.
       rewriter.setInsertionPoint(loop);
       Value init = ConvertLayoutOp::create(rewriter, loop.getLoc(), carried,
@@ -221,8 +230,15 @@ struct CarryInLayout : OpRewritePattern<scf::ForOp> {
         loop.getResult(i).setType(carried);
         yield.setOperand(i, fromL.getSource());
       });
-      rewriter.replaceOp(toL, arg);
       rewriter.eraseOp(fromL);
+      if (toL && toL.getType() == carried) {
+        rewriter.replaceOp(toL, arg);
+      } else {
+        rewriter.setInsertionPointToStart(loop.getBody());
+        auto back =
+            ConvertLayoutOp::create(rewriter, loop.getLoc(), original, arg);
+        rewriter.replaceAllUsesExcept(arg, back.getResult(), back);
+      }
       rewriter.setInsertionPointAfter(loop);
       auto back = ConvertLayoutOp::create(rewriter, loop.getLoc(), original,
                                           loop.getResult(i));

@@ -12,7 +12,7 @@
 // PTX: .maxntid 128, 1, 1
 // PTX: @%p{{[0-9]+}} ld.global.b32
 // PTX: bar.sync 0;
-// PTX: ex2.approx.f32
+// PTX: ex2.approx.ftz.f32
 // PTX: @%p{{[0-9]+}} st.global.b32
 // BADTARGET: unsupported target 'sm_70' (expected sm_90a or sm_80)
 tile.kernel @softmax_rows(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) {

@@ -87,10 +87,15 @@ tile.kernel @deep(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) 
 
 // -----
 
-// Left alone: a non-zero padding (TMA fills zeros), and a tile index that
-// depends on the loop-carried value (the copy ahead cannot compute it).
+// Left alone: a non-zero padding (TMA fills zeros; B is still copied
+// ahead, A is loaded in the loop), and a tile index that depends on the
+// loop-carried value (the copy ahead cannot compute it).
 // CHECK-LABEL: tile.kernel @padded
-// CHECK-NOT: tile.async_load
+// CHECK: tile.barrier_alloc count 1 : !tile.smem<3xi64>
+// CHECK: tile.async_load %arg0[%c0, %c0] into
+// CHECK: scf.for
+// CHECK: tile.barrier_wait
+// CHECK: tile.load %arg0[%c0, %{{.*}}] padding(1.0
 // CHECK: tile.local_alloc %{{.*}} : tensor<128x64xbf16
 // CHECK-LABEL: tile.kernel @carried
 // CHECK-NOT: tile.async_load
@@ -180,5 +185,42 @@ tile.kernel @scan(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index) {
     %v = arith.addf %s, %u : tensor<64x128xf32>
     tile.store %v, %y[%k, %c0] : tensor<64x128xf32> -> !tile.view<?x?xf32>
     scf.yield %s : tensor<64x128xf32>
+  }
+}
+
+// -----
+
+// sm_90a, views of rank 4 (x[b, t, h, p] read as 64 x 64 tiles): TMA takes
+// 2-D views here, so the ring is filled with cp.async (rows(1): the tile's
+// rows run along dimension 1). A tile that is both an mma operand and read
+// elementwise is written to shared memory once and read back from there
+// (no copy kept in registers); an operand computed in the loop stays.
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-accelerate-mma=target=sm_90a --canonicalize --tile-remove-layout-conversions --canonicalize --tile-pipeline="stages=2 target=sm_90a" --canonicalize | FileCheck %s --check-prefix=RANK4
+// RANK4-LABEL: tile.kernel @rank4
+// RANK4: %[[RING:.*]] = tile.local_alloc : !tile.smem<2x64x64xbf16
+// RANK4: tile.barrier_alloc count 128 : !tile.smem<2xi64>
+// RANK4: tile.async_load %arg0[%c0, %c0, %c0, %c0] into {{.*}} rows(1) cp_async
+// RANK4: scf.for
+// RANK4: tile.barrier_wait
+// RANK4: %[[X:.*]] = tile.local_index %[[RING]]
+// RANK4: tile.local_load %[[X]] {{.*}} -> tensor<64x64xbf16, #blocked
+// RANK4: %[[SQ:.*]] = tile.local_alloc %{{.*}} : tensor<64x64xbf16, #blocked>
+// RANK4: tile.warpgroup_mma %[[SQ]], %[[X]]
+// RANK4: tile.sync_threads
+// RANK4: tile.async_load %arg0[%c0, %{{.*}}, %c0, %c0] into {{.*}} rows(1) cp_async
+tile.kernel @rank4(%x: !tile.view<?x?x?x?xbf16>, %y: !tile.view<?x?x?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  scf.for %k = %c0 to %n step %c1 {
+    %l = tile.load %x[%c0, %k, %c0, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x64x1x64xbf16>
+    %t = tile.reshape %l : tensor<1x64x1x64xbf16> -> tensor<64x64xbf16>
+    %f = arith.extf %t : tensor<64x64xbf16> to tensor<64x64xf32>
+    %sq = arith.mulf %f, %f : tensor<64x64xf32>
+    %a = arith.truncf %sq : tensor<64x64xf32> to tensor<64x64xbf16>
+    %d = tile.mma %a, %t, %z : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %o = arith.addf %d, %f : tensor<64x64xf32>
+    %r = tile.reshape %o : tensor<64x64xf32> -> tensor<1x64x1x64xf32>
+    tile.store %r, %y[%c0, %k, %c0, %c0] : tensor<1x64x1x64xf32> -> !tile.view<?x?x?x?xf32>
   }
 }
