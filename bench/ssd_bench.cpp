@@ -1,29 +1,32 @@
-//===- ssd_bench.cpp - time the compiled Mamba-2 SSD forward on the GPU ---===//
+//===- ssd_bench.cpp - the Mamba-2 SSD forward on the GPU: check and time -===//
 //
-//   tessera-ssd-bench SSD.ptx SSD.json [--batch 8] [--seqlen 4096]
-//                     [--nheads 80] [--ngroups 1]
+//   tessera-ssd-bench --lib DIR [--batch 8] [--seqlen 4096] [--nheads 80]
+//       [--headdim 64] [--dstate 128] [--ngroups 1] [--dtype bf16]
+//       [--options layer|all|none|D,Dpc,z,bias,softplus,seq,h0,hT]
+//       [--pairs 4] [--iters 20] [--no-time]
 //
-// Times the three SSD kernels of `tessera print ssd-layer` (D per head,
-// dt_bias, softplus; headdim, dstate and chunk from the kernel names),
-// compiled with tile-compile, on fresh random inputs: CUDA events, 3
-// warm-up forwards, median of 10, for the whole forward and each kernel.
-// Prints the bytes the forward must move at least (inputs read once, y
-// written once) and the time that takes at the H200's measured 4.27 TB/s.
-// Correctness is checked elsewhere (the GPU cases run each kernel against
-// the interpreter); this is the speed of the same PTX at real shapes.
+// Runs ssd::forward (the public entry point, kernels from the library
+// folder DIR) on fresh random inputs:
+//   check: y and the final states poisoned with NaN first; after one
+//     forward every element must be finite (all written, no NaN), and the
+//     (batch, head) pairs sampled (the first, the last and random ones)
+//     must match the float64 reference of the recurrence (whole sequence,
+//     every channel) within the dtype's relative L2 bound: 1e-2 for bf16
+//     and f16, 5e-3 for f32 inputs (tf32 Tensor Cores, docs/ssd.md).
+//   time: CUDA events, 3 warm-up forwards, median of --iters; the bytes the
+//     forward must move (inputs read once, y written once) and the time
+//     that takes at the H200's measured 4.27 TB/s.
+// Prints one "check" line (PASS/FAIL) and one "time" line; exits 1 on FAIL.
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/Runtime.h"
+#include "kernels-src/ssd/SsdGpu.h"
+#include "kernels-src/ssd/SsdReference.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <limits>
-#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -38,81 +41,153 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-uint16_t toBF16(float f) {
+uint16_t toHalf(float f, ssd::ElementType t) {
   uint32_t x;
   std::memcpy(&x, &f, 4);
-  return uint16_t((x + 0x7fff + ((x >> 16) & 1)) >> 16);
+  if (t == ssd::ElementType::bf16)
+    return uint16_t((x + 0x7fff + ((x >> 16) & 1)) >> 16);
+  // f16, round to nearest even (inputs here are normal and small).
+  const uint32_t sign = (x >> 16) & 0x8000;
+  int exp = int((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mant = x & 0x7fffff;
+  if (exp <= 0)
+    return uint16_t(sign);
+  uint32_t h = sign | (uint32_t(exp) << 10) | (mant >> 13);
+  uint32_t rest = mant & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+    ++h;
+  return uint16_t(h);
 }
+
+double fromHalf(uint16_t h, ssd::ElementType t) {
+  if (t == ssd::ElementType::bf16) {
+    uint32_t u = uint32_t(h) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+  const int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  const double sign = (h & 0x8000) ? -1.0 : 1.0;
+  if (exp == 0x1f)
+    return mant ? NAN : sign * INFINITY;
+  if (exp == 0)
+    return sign * std::ldexp(mant, -24);
+  return sign * std::ldexp(1024 + mant, exp - 25);
+}
+
+struct Options {
+  ssd::Shape shape{8, 4096, 80, 64, 128, 1};
+  ssd::ElementType dtype = ssd::ElementType::bf16;
+  std::string optionList = "layer";
+  std::string lib;
+  int pairs = 4, iters = 20;
+  bool time = true;
+};
+
+bool parseOptionList(const std::string &list, ssd::Options &o) {
+  std::string l = list == "layer" ? "D,bias,softplus"
+                  : list == "all" ? "Dpc,z,bias,softplus,seq,h0,hT"
+                                  : list;
+  std::stringstream s(l == "none" ? "" : l);
+  for (std::string n; std::getline(s, n, ',');) {
+    if (n == "D")
+      o.hasD = true;
+    else if (n == "Dpc")
+      o.hasD = o.dPerChannel = true;
+    else if (n == "z")
+      o.hasZ = true;
+    else if (n == "bias")
+      o.hasDtBias = true;
+    else if (n == "softplus")
+      o.dtSoftplus = true;
+    else if (n == "seq")
+      o.hasSeqIdx = true;
+    else if (n == "h0")
+      o.hasInitialStates = true;
+    else if (n == "hT")
+      o.returnFinalStates = true;
+    else
+      return false;
+  }
+  return true;
+}
+
+/// A tensor on both sides: host values (as the device holds them, widened
+/// to double) and the device copy.
+struct Tensor {
+  std::vector<int64_t> shape;
+  std::vector<double> host;
+  rt::DevicePtr ptr = 0;
+  int bytes = 4;
+  int64_t size() const {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+};
 
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: tessera-ssd-bench SSD.ptx SSD.json [--batch "
-                         "B] [--seqlen L] [--nheads H] [--ngroups G]\n");
-    return 2;
-  }
-  std::ifstream ptxFile(argv[1]), infoFile(argv[2]);
-  std::stringstream ptxText;
-  ptxText << ptxFile.rdbuf();
-  const std::string ptx = ptxText.str();
-  int64_t batch = 8, seqlen = 4096, nheads = 80, ngroups = 1;
-  for (int i = 3; i + 1 < argc; i += 2) {
+  Options opt;
+  for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    int64_t v = std::stoll(argv[i + 1]);
-    if (a == "--batch")
-      batch = v;
-    else if (a == "--seqlen")
-      seqlen = v;
-    else if (a == "--nheads")
-      nheads = v;
-    else if (a == "--ngroups")
-      ngroups = v;
-    else {
-      std::fprintf(stderr, "unexpected argument %s\n", a.c_str());
-      return 2;
-    }
-  }
-  // One kernel description per line: chunk_state, state_passing, chunk_scan.
-  std::vector<rt::KernelInfo> infos(3);
-  std::string line, error;
-  bool found[3] = {false, false, false};
-  const char *prefixes[3] = {"ssd_chunk_state_", "ssd_state_passing_",
-                             "ssd_chunk_scan_"};
-  while (std::getline(infoFile, line)) {
-    if (line.empty())
-      continue;
-    std::string object = line;
-    while (object.find('}') == std::string::npos ||
-           std::count(object.begin(), object.end(), '{') !=
-               std::count(object.begin(), object.end(), '}')) {
-      if (!std::getline(infoFile, line))
-        break;
-      object += "\n" + line;
-    }
-    auto info = rt::fromJson(object, &error);
-    if (!info) {
-      std::fprintf(stderr, "bad kernel info: %s\n", error.c_str());
-      return 2;
-    }
-    for (int k = 0; k < 3; ++k)
-      if (info->name.rfind(prefixes[k], 0) == 0) {
-        infos[k] = *info;
-        found[k] = true;
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "error: %s needs a value\n", a.c_str());
+        std::exit(2);
       }
+      return argv[++i];
+    };
+    if (a == "--lib")
+      opt.lib = next();
+    else if (a == "--batch")
+      opt.shape.batch = std::stoll(next());
+    else if (a == "--seqlen")
+      opt.shape.seqlen = std::stoll(next());
+    else if (a == "--nheads")
+      opt.shape.nheads = std::stoll(next());
+    else if (a == "--headdim")
+      opt.shape.headdim = std::stoll(next());
+    else if (a == "--dstate")
+      opt.shape.dstate = std::stoll(next());
+    else if (a == "--ngroups")
+      opt.shape.ngroups = std::stoll(next());
+    else if (a == "--options")
+      opt.optionList = next();
+    else if (a == "--pairs")
+      opt.pairs = std::stoi(next());
+    else if (a == "--iters")
+      opt.iters = std::stoi(next());
+    else if (a == "--no-time")
+      opt.time = false;
+    else if (a == "--dtype") {
+      std::string t = next();
+      if (t == "bf16")
+        opt.dtype = ssd::ElementType::bf16;
+      else if (t == "f16")
+        opt.dtype = ssd::ElementType::f16;
+      else if (t == "f32")
+        opt.dtype = ssd::ElementType::f32;
+      else {
+        std::fprintf(stderr, "error: --dtype is bf16, f16 or f32\n");
+        return 2;
+      }
+    } else {
+      std::fprintf(stderr, "error: unexpected argument %s\n", a.c_str());
+      return 2;
+    }
   }
-  if (!found[0] || !found[1] || !found[2]) {
-    std::fprintf(stderr, "the info file must describe the three SSD kernels\n");
+  ssd::Options o;
+  if (opt.lib.empty() || !parseOptionList(opt.optionList, o)) {
+    std::fprintf(stderr, "usage: tessera-ssd-bench --lib DIR [shape] [--dtype "
+                         "T] [--options LIST]\n");
     return 2;
   }
-  // ..._q<chunk>_p<headdim>_n<dstate>_...
-  long chunk = 0, headdim = 0, dstate = 0;
-  const std::string &name = infos[2].name;
-  size_t q = name.find("_q");
-  if (q == std::string::npos || std::sscanf(name.c_str() + q, "_q%ld_p%ld_n%ld",
-                                            &chunk, &headdim, &dstate) != 3) {
-    std::fprintf(stderr, "cannot read chunk/headdim/dstate from %s\n",
-                 name.c_str());
+  ssd::KernelLibrary lib;
+  if (rt::Status st = lib.open(opt.lib); !st) {
+    std::fprintf(stderr, "%s\n", st.message.c_str());
     return 2;
   }
   std::unique_ptr<rt::Runtime> runtime;
@@ -120,110 +195,259 @@ int main(int argc, char **argv) {
     std::printf("SKIP: %s\n", st.message.c_str());
     return 0;
   }
-  const int64_t B = batch, L = seqlen, H = nheads, P = headdim, N = dstate,
-                G = ngroups, Q = chunk, nc = (L + Q - 1) / Q;
-  std::mt19937 rng(std::random_device{}());
-  std::uniform_real_distribution<float> unit(-1, 1), logDt(-6.9f, -2.3f),
-      logA(0.0f, 2.77f);
-  // Device buffers: bf16 activations, f32 parameters and intermediates.
-  struct Buf {
-    rt::DevicePtr ptr = 0;
-    std::vector<int64_t> shape;
-  };
-  auto alloc = [&](std::vector<int64_t> shape, int bytes, bool bf16Random,
-                   auto fill) -> Buf {
-    int64_t n = 1;
-    for (int64_t d : shape)
-      n *= d;
-    Buf b{0, shape};
-    if (!runtime->alloc(n * bytes, b.ptr)) {
-      std::fprintf(stderr, "allocation failed\n");
+  const ssd::Shape s = opt.shape;
+  const int64_t Bt = s.batch, L = s.seqlen, H = s.nheads, P = s.headdim,
+                N = s.dstate, G = s.ngroups;
+  const int act = opt.dtype == ssd::ElementType::f32 ? 4 : 2;
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_real_distribution<double> unit(-1, 1), logDt(-6.9, -2.3),
+      logA(0.0, 2.77);
+
+  // Host values are rounded to what the device holds, so the reference
+  // sees the same inputs.
+  auto make = [&](std::vector<int64_t> shape, int bytes, auto fill) {
+    Tensor t;
+    t.shape = shape;
+    t.bytes = bytes;
+    const int64_t n = t.size();
+    t.host.resize(n);
+    std::vector<uint8_t> raw(size_t(n) * bytes);
+    for (int64_t i = 0; i < n; ++i) {
+      double v = fill(i);
+      if (bytes == 2) {
+        uint16_t h = toHalf(float(v), opt.dtype);
+        std::memcpy(raw.data() + i * 2, &h, 2);
+        t.host[i] = fromHalf(h, opt.dtype);
+      } else {
+        float f = float(v);
+        std::memcpy(raw.data() + i * 4, &f, 4);
+        t.host[i] = f;
+      }
+    }
+    if (!runtime->alloc(raw.size(), t.ptr) ||
+        !runtime->copyToDevice(t.ptr, raw.data(), raw.size())) {
+      std::fprintf(stderr, "device allocation or copy failed\n");
       std::exit(1);
     }
-    if (bytes == 2) {
-      std::vector<uint16_t> h(n);
-      for (auto &v : h)
-        v = toBF16(unit(rng));
-      (void)bf16Random;
-      (void)runtime->copyToDevice(b.ptr, h.data(), n * 2);
-    } else {
-      std::vector<float> h(n);
-      for (auto &v : h)
-        v = fill();
-      (void)runtime->copyToDevice(b.ptr, h.data(), n * 4);
-    }
-    return b;
+    return t;
   };
-  auto zero = [] { return 0.0f; };
-  Buf x = alloc({B, L, H, P}, 2, true, zero);
-  Buf dt = alloc({B, L, H}, 4, false, [&] {
-    float t = std::exp(logDt(rng));
-    return std::log(std::expm1(t));
+  auto uniform = [&](int64_t) { return unit(rng); };
+  // dt' = softplus(dt + bias) (or dt itself) lands in [1e-3, 0.1].
+  Tensor bias = make(
+      {H}, 4, [&](int64_t) { return o.hasDtBias ? 0.1 * unit(rng) : 0.0; });
+  Tensor dt = make({Bt, L, H}, 4, [&](int64_t i) {
+    double t = std::exp(logDt(rng));
+    return o.dtSoftplus ? std::log(std::expm1(t)) - bias.host[i % H] : t;
   });
-  Buf A = alloc({H}, 4, false, [&] { return -std::exp(logA(rng)); });
-  Buf Bm = alloc({B, L, G, N}, 2, true, zero);
-  Buf C = alloc({B, L, G, N}, 2, true, zero);
-  Buf D = alloc({H}, 4, false, [&] { return unit(rng); });
-  Buf bias = alloc({H}, 4, false, zero);
-  Buf y = alloc({B, L, H, P}, 2, true, zero);
-  Buf states = alloc({B, nc, H, P, N}, 4, false, zero);
-  Buf prev = alloc({B, nc, H, P, N}, 4, false, zero);
-  Buf dAcs = alloc({B, H, nc, Q}, 4, false, zero);
-  Buf dtOut = alloc({B, H, nc, Q}, 4, false, zero);
-  auto view = [](const Buf &b) {
-    std::vector<int64_t> strides(b.shape.size(), 1);
-    for (int64_t d = int64_t(b.shape.size()) - 2; d >= 0; --d)
-      strides[d] = strides[d + 1] * b.shape[d + 1];
-    return rt::Arg(rt::ViewArg{b.ptr, b.shape, strides});
-  };
-  const double inf = std::numeric_limits<double>::infinity();
-  std::vector<rt::Arg> a1 = {view(x),      view(dt),   view(A),    view(Bm),
-                             view(bias),   -inf,       inf,        H / G,
-                             view(states), view(dAcs), view(dtOut)};
-  std::vector<rt::Arg> a2 = {view(states), view(dAcs), view(prev)};
-  std::vector<rt::Arg> a3 = {view(x),    view(Bm),    view(C),
-                             view(dAcs), view(dtOut), view(prev),
-                             view(D),    H / G,       view(y)};
-  const std::array<int64_t, 3> grids[3] = {{nc, H, B}, {H, B, 1}, {nc, H, B}};
-  const std::vector<rt::Arg> *args[3] = {&a1, &a2, &a3};
-  auto launch = [&](int k) {
-    return runtime->launch(ptx, infos[k], grids[k], *args[k], false);
-  };
-  for (int k = 0; k < 3; ++k)
-    if (rt::Status st = launch(k); !st || !runtime->synchronize()) {
-      std::fprintf(stderr, "%s failed: %s\n", infos[k].name.c_str(),
-                   st.message.c_str());
+  Tensor x = make({Bt, L, H, P}, act, uniform);
+  Tensor A = make({H}, 4, [&](int64_t) { return -std::exp(logA(rng)); });
+  Tensor B = make({Bt, L, G, N}, act, uniform);
+  Tensor C = make({Bt, L, G, N}, act, uniform);
+  Tensor D, z, h0, seq;
+  if (o.hasD)
+    D = make(o.dPerChannel ? std::vector<int64_t>{H, P}
+                           : std::vector<int64_t>{H},
+             4, uniform);
+  if (o.hasZ)
+    z = make({Bt, L, H, P}, act, uniform);
+  if (o.hasInitialStates)
+    h0 = make({Bt, H, P, N}, 4, [&](int64_t) { return 0.5 * unit(rng); });
+  std::vector<int32_t> seqIds;
+  if (o.hasSeqIdx) {
+    // Three packed sequences per row, boundaries at random positions.
+    seqIds.resize(size_t(Bt * L));
+    for (int64_t b = 0; b < Bt; ++b) {
+      int64_t cut1 = int64_t(rng() % uint64_t(L)),
+              cut2 = int64_t(rng() % uint64_t(L));
+      if (cut1 > cut2)
+        std::swap(cut1, cut2);
+      for (int64_t t = 0; t < L; ++t)
+        seqIds[b * L + t] = int32_t(t >= cut1) + int32_t(t >= cut2);
+    }
+    seq.shape = {Bt, L};
+    if (!runtime->alloc(seqIds.size() * 4, seq.ptr) ||
+        !runtime->copyToDevice(seq.ptr, seqIds.data(), seqIds.size() * 4)) {
+      std::fprintf(stderr, "device allocation failed\n");
       return 1;
     }
-  std::vector<double> whole, parts[3];
-  rt::Status st = runtime->time(
-      [&] {
-        for (int k = 0; k < 3; ++k)
-          if (rt::Status s = launch(k); !s)
-            return s;
-        return rt::Status::success();
-      },
-      3, 10, whole);
-  for (int k = 0; k < 3 && st; ++k)
-    st = runtime->time([&] { return launch(k); }, 3, 10, parts[k]);
-  if (!st) {
-    std::fprintf(stderr, "timing failed: %s\n", st.message.c_str());
+  }
+  // Outputs, poisoned with NaN (all bits set).
+  auto poisoned = [&](std::vector<int64_t> shape, int bytes) {
+    Tensor t;
+    t.shape = shape;
+    t.bytes = bytes;
+    std::vector<uint8_t> raw(size_t(t.size()) * bytes, 0xff);
+    if (!runtime->alloc(raw.size(), t.ptr) ||
+        !runtime->copyToDevice(t.ptr, raw.data(), raw.size())) {
+      std::fprintf(stderr, "device allocation failed\n");
+      std::exit(1);
+    }
+    return t;
+  };
+  Tensor y = poisoned({Bt, L, H, P}, act), hT;
+  if (o.returnFinalStates)
+    hT = poisoned({Bt, H, P, N}, 4);
+
+  auto dev = [](const Tensor &t) {
+    return ssd::DeviceTensor{t.ptr, t.shape, {}};
+  };
+  ssd::DeviceArgs args;
+  args.x = dev(x);
+  args.dt = dev(dt);
+  args.A = dev(A);
+  args.B = dev(B);
+  args.C = dev(C);
+  args.y = dev(y);
+  if (o.hasDtBias)
+    args.dtBias = dev(bias);
+  if (o.hasD)
+    args.D = dev(D);
+  if (o.hasZ)
+    args.z = dev(z);
+  if (o.hasInitialStates)
+    args.initialStates = dev(h0);
+  if (o.hasSeqIdx)
+    args.seqIdx = dev(seq);
+  if (o.returnFinalStates)
+    args.finalStates = dev(hT);
+
+  const std::string name =
+      ssd::fusedKernelName(ssd::fusedVariantFor(s, o, opt.dtype));
+  char shapeText[160];
+  std::snprintf(shapeText, sizeof shapeText,
+                "batch %lld seqlen %lld nheads %lld headdim %lld dstate %lld "
+                "ngroups %lld %s options %s",
+                (long long)Bt, (long long)L, (long long)H, (long long)P,
+                (long long)N, (long long)G, ssd::name(opt.dtype),
+                opt.optionList.c_str());
+  if (rt::Status st = ssd::forward(*runtime, lib, s, o, opt.dtype, args);
+      !st || !(st = runtime->synchronize())) {
+    std::printf("FAIL: %s: %s\n", shapeText, st.message.c_str());
     return 1;
   }
-  // At least: x, B, C, dt read once, y written once.
-  const double bytes =
-      2.0 * (2 * B * L * H * P + 2 * B * L * G * N) + 4.0 * B * L * H;
-  const double floorMs = bytes / 4.27e12 * 1e3;
-  std::printf("device %s\n", runtime->deviceName().c_str());
-  std::printf("shape batch %lld seqlen %lld nheads %lld headdim %lld dstate "
-              "%lld ngroups %lld chunk %lld (bf16; D, dt_bias, softplus)\n",
-              (long long)B, (long long)L, (long long)H, (long long)P,
-              (long long)N, (long long)G, (long long)Q);
-  std::printf("forward %.3f ms; chunk_state %.3f, state_passing %.3f, "
-              "chunk_scan %.3f ms; minimum bytes %.1f MB -> HBM floor %.3f ms "
-              "(%.1f%% of it)\n",
-              median(whole), median(parts[0]), median(parts[1]),
-              median(parts[2]), bytes / 1e6, floorMs,
-              100.0 * floorMs / median(whole));
+
+  // Every output element written and finite.
+  std::vector<uint8_t> yRaw(size_t(y.size()) * act);
+  (void)runtime->copyToHost(yRaw.data(), y.ptr, yRaw.size());
+  auto yAt = [&](int64_t i) {
+    if (act == 2) {
+      uint16_t h;
+      std::memcpy(&h, yRaw.data() + i * 2, 2);
+      return fromHalf(h, opt.dtype);
+    }
+    float f;
+    std::memcpy(&f, yRaw.data() + i * 4, 4);
+    return double(f);
+  };
+  int64_t bad = 0;
+  for (int64_t i = 0; i < y.size(); ++i)
+    bad += !std::isfinite(yAt(i));
+  std::vector<float> hTHost;
+  if (o.returnFinalStates) {
+    hTHost.resize(size_t(hT.size()));
+    (void)runtime->copyToHost(hTHost.data(), hT.ptr, hTHost.size() * 4);
+    for (float v : hTHost)
+      bad += !std::isfinite(v);
+  }
+
+  // Sampled (batch, head) pairs against the float64 recurrence.
+  std::vector<std::pair<int64_t, int64_t>> pairs = {{0, 0}, {Bt - 1, H - 1}};
+  while (int(pairs.size()) < opt.pairs)
+    pairs.push_back(
+        {int64_t(rng() % uint64_t(Bt)), int64_t(rng() % uint64_t(H))});
+  const double bound = opt.dtype == ssd::ElementType::f32 ? 5e-3 : 1e-2;
+  double worstY = 0, worstH = 0;
+  for (auto [b, h] : pairs) {
+    const int64_t g = h / (H / G);
+    ssd::Shape one{1, L, 1, P, N, 1};
+    ssd::HostInputs in;
+    in.x.resize(L * P);
+    in.dt.resize(L);
+    in.B.resize(L * N);
+    in.C.resize(L * N);
+    for (int64_t t = 0; t < L; ++t) {
+      in.dt[t] = dt.host[(b * L + t) * H + h];
+      for (int64_t p = 0; p < P; ++p)
+        in.x[t * P + p] = x.host[((b * L + t) * H + h) * P + p];
+      for (int64_t n = 0; n < N; ++n) {
+        in.B[t * N + n] = B.host[((b * L + t) * G + g) * N + n];
+        in.C[t * N + n] = C.host[((b * L + t) * G + g) * N + n];
+      }
+    }
+    in.A = {A.host[h]};
+    if (o.hasDtBias)
+      in.dtBias = {bias.host[h]};
+    if (o.hasD) {
+      if (o.dPerChannel)
+        in.D.assign(D.host.begin() + h * P, D.host.begin() + (h + 1) * P);
+      else
+        in.D = {D.host[h]};
+    }
+    if (o.hasZ) {
+      in.z.resize(L * P);
+      for (int64_t t = 0; t < L; ++t)
+        for (int64_t p = 0; p < P; ++p)
+          in.z[t * P + p] = z.host[((b * L + t) * H + h) * P + p];
+    }
+    if (o.hasInitialStates)
+      in.initialStates.assign(h0.host.begin() + (b * H + h) * P * N,
+                              h0.host.begin() + (b * H + h + 1) * P * N);
+    if (o.hasSeqIdx)
+      in.seqIdx.assign(seqIds.begin() + b * L, seqIds.begin() + (b + 1) * L);
+    ssd::HostOutputs ref = ssd::reference(one, o, in);
+    double num = 0, den = 0;
+    for (int64_t t = 0; t < L; ++t)
+      for (int64_t p = 0; p < P; ++p) {
+        double got = yAt(((b * L + t) * H + h) * P + p),
+               want = ref.y[t * P + p];
+        num += (got - want) * (got - want);
+        den += want * want;
+      }
+    worstY = std::max(worstY, std::sqrt(num / std::max(den, 1e-300)));
+    if (o.returnFinalStates) {
+      num = den = 0;
+      for (int64_t i = 0; i < P * N; ++i) {
+        double got = hTHost[(b * H + h) * P * N + i], want = ref.finalStates[i];
+        num += (got - want) * (got - want);
+        den += want * want;
+      }
+      worstH = std::max(worstH, std::sqrt(num / std::max(den, 1e-300)));
+    }
+  }
+  const bool pass = bad == 0 && worstY < bound && worstH < bound &&
+                    std::isfinite(worstY) && std::isfinite(worstH);
+  char statesText[48] = "";
+  if (o.returnFinalStates)
+    std::snprintf(statesText, sizeof statesText, ", final states %.2e", worstH);
+  std::printf("check %s: %s; y rel L2 %.2e%s over %zu (batch, head) pairs "
+              "(bound %.0e); %lld non-finite -> %s\n",
+              shapeText, name.c_str(), worstY, statesText, pairs.size(), bound,
+              (long long)bad, pass ? "PASS" : "FAIL");
+  if (!pass) {
+    std::printf("FAIL: %s\n", shapeText);
+    return 1;
+  }
+  if (!opt.time)
+    return 0;
+  std::vector<double> millis;
+  if (rt::Status st = runtime->time(
+          [&] { return ssd::forward(*runtime, lib, s, o, opt.dtype, args); }, 3,
+          opt.iters, millis);
+      !st) {
+    std::printf("FAIL: timing: %s\n", st.message.c_str());
+    return 1;
+  }
+  // At least: x, B, C, dt (and z) read once, y written once, the states.
+  double bytes = double(act) * (2 * Bt * L * H * P + 2 * Bt * L * G * N) +
+                 4.0 * Bt * L * H;
+  if (o.hasZ)
+    bytes += double(act) * Bt * L * H * P;
+  bytes += 4.0 * Bt * H * P * N *
+           (int(o.hasInitialStates) + int(o.returnFinalStates));
+  const double floorMs = bytes / 4.27e12 * 1e3, ms = median(millis);
+  std::printf("time %s on %s: forward %.3f ms (median of %d); %.1f MB moved "
+              "at least -> HBM floor %.3f ms (%.1f%% of it)\n",
+              shapeText, runtime->deviceName().c_str(), ms, opt.iters,
+              bytes / 1e6, floorMs, 100.0 * floorMs / ms);
   return 0;
 }

@@ -14,6 +14,7 @@
 
 #include "dsl/Tessera.h"
 #include "interpreter/Interpreter.h"
+#include "kernels-src/ssd/SsdReference.h"
 
 #include <array>
 #include <cstdint>
@@ -24,60 +25,28 @@
 
 namespace tessera::ssd {
 
-struct Shape {
-  int64_t batch = 1, seqlen = 1, nheads = 1, headdim = 1, dstate = 1,
-          ngroups = 1;
-};
-
-/// Which optional inputs and outputs a call has.
-struct Options {
-  bool hasD = false;
-  bool dPerChannel = false; // D is (nheads, headdim) instead of (nheads)
-  bool hasZ = false;
-  bool hasDtBias = false;
-  bool dtSoftplus = false;
-  /// dt' is clamped to [dtMin, dtMax]; the defaults clamp nothing, like
-  /// mamba_ssm's default dt_limit (0, inf), which it does not apply.
-  double dtMin = -std::numeric_limits<double>::infinity();
-  double dtMax = std::numeric_limits<double>::infinity();
-  bool hasInitialStates = false;
-  bool returnFinalStates = false;
-  bool hasSeqIdx = false;
-};
-
-/// Host tensors for the float64 reference, row-major:
-///   x, z (batch, seqlen, nheads, headdim); dt (batch, seqlen, nheads);
-///   A, dtBias (nheads); D (nheads) or (nheads, headdim);
-///   B, C (batch, seqlen, ngroups, dstate);
-///   initialStates, finalStates (batch, nheads, headdim, dstate);
-///   seqIdx (batch, seqlen), nondecreasing along each row (packed
-///   sequences; the chunked kernels rely on it); y like x.
-/// Optional tensors are empty when the option is off.
-struct HostInputs {
-  std::vector<double> x, dt, A, B, C, D, z, dtBias, initialStates;
-  std::vector<int32_t> seqIdx;
-};
-struct HostOutputs {
-  std::vector<double> y, finalStates;
-};
-
-/// float64 CPU reference: the plain recurrence, step by step, independent of
-/// the chunked algorithm. With seqIdx, the state restarts from zero at every
-/// position whose seqIdx differs from the previous position's; the initial
-/// state (if any) applies at position 0.
-HostOutputs reference(const Shape &shape, const Options &options,
-                      const HostInputs &inputs);
-
-/// A compiled variant: element type of x, B, C, z, y and the chunk length.
+/// A compiled variant: element type of x, B, C, z, y, the chunk length and
+/// the algorithm: the fused forward (one kernel walking the chunks of each
+/// head in order with the state in registers, what the GPU runs; chunk 64)
+/// or the chunked one (three kernels, parallel over chunks, the state of
+/// every chunk through memory).
 struct Config {
   dsl::DType dtype = dsl::f32;
   int64_t chunk = 64;
+  bool fused = false;
 };
 
 /// Adds the three kernels (ssd_chunk_state_*, ssd_state_passing_*,
 /// ssd_chunk_scan_*) of the variant a call with `shape` and `options` runs.
 void build(dsl::KernelModule &module, const Shape &shape,
            const Options &options, const Config &config);
+
+/// Adds the fused kernel (fusedKernelName(fusedVariantFor(...))) of a call:
+/// grid (ceil(headdim / headdimTile), nheads, batch), arguments x, dt, A, B,
+/// C, [dt_bias], [seq_idx], [D], [z], [initial_states], dt_min, dt_max,
+/// heads_per_group, y, [final_states].
+void buildFused(dsl::KernelModule &module, const Shape &shape,
+                const Options &options, dsl::DType dtype);
 
 /// Buffers of one call (the interpreter's host buffers): x, B, C, z and y
 /// in `Config::dtype`; dt, A, D, dtBias and the states in f32; seqIdx i32.

@@ -27,29 +27,23 @@ namespace tessera::ssd {
 namespace {
 using namespace dsl;
 
-/// What one compiled set of the three kernels is specialised on.
-struct Variant {
-  DType dtype;
-  int64_t chunk, headdimTile, dstateTile;
-  bool dtBias, softplus, seqIdx, D, dPerChannel, z, initialStates, finalStates;
-
-  std::string suffix() const {
-    std::ostringstream s;
-    s << name(dtype) << "_q" << chunk << "_p" << headdimTile << "_n"
-      << dstateTile << (dtBias ? "_bias" : "") << (softplus ? "_softplus" : "")
-      << (seqIdx ? "_seq" : "") << (D ? (dPerChannel ? "_Dpc" : "_D") : "")
-      << (z ? "_z" : "") << (initialStates ? "_h0" : "")
-      << (finalStates ? "_hT" : "");
-    return s.str();
+/// The element type of the activations as the DSL spells it.
+DType act(const Variant &v) {
+  switch (v.dtype) {
+  case ElementType::bf16:
+    return bf16;
+  case ElementType::f16:
+    return f16;
+  case ElementType::f32:
+    break;
   }
-  bool operator<(const Variant &o) const { return suffix() < o.suffix(); }
-};
+  return f32;
+}
 
-int64_t pow2AtLeast(int64_t n) {
-  int64_t p = 1;
-  while (p < n)
-    p *= 2;
-  return p;
+ElementType elementType(DType dtype) {
+  return dtype == bf16  ? ElementType::bf16
+         : dtype == f16 ? ElementType::f16
+                        : ElementType::f32;
 }
 
 /// A (1 x ... x 1 x n)-shaped load reshaped to the tile `shape`.
@@ -63,18 +57,21 @@ Tile silu(const Tile &z) { return z / (1.0 + exp(-z)); }
 
 /// mma in the kernel's element type; f32 kernels multiply exactly (ieee) so
 /// that f32 results stay within 1e-5 of float64.
+std::optional<Precision> precisionOf(const Variant &v) {
+  if (v.dtype == ElementType::f32)
+    return Precision::ieee;
+  return std::nullopt;
+}
+
 Tile matmul(const Tile &a, const Tile &b, const Variant &v) {
   Tile acc = zeros({a.shape()[0], b.shape()[1]}, f32);
-  std::optional<Precision> precision;
-  if (v.dtype == f32)
-    precision = Precision::ieee;
-  return mma(cast(a, v.dtype), cast(b, v.dtype), acc, precision);
+  return mma(cast(a, act(v)), cast(b, act(v)), acc, precisionOf(v));
 }
 
 void buildChunkState(KernelModule &m, const Variant &v) {
   const int64_t Q = v.chunk, P = v.headdimTile, N = v.dstateTile;
-  std::vector<Param> params = {view("x", v.dtype, 4), view("dt", f32, 3),
-                               view("A", f32, 1), view("B", v.dtype, 4)};
+  std::vector<Param> params = {view("x", act(v), 4), view("dt", f32, 3),
+                               view("A", f32, 1), view("B", act(v), 4)};
   if (v.dtBias)
     params.push_back(view("dt_bias", f32, 1));
   if (v.seqIdx)
@@ -176,17 +173,17 @@ void buildStatePassing(KernelModule &m, const Variant &v) {
 void buildChunkScan(KernelModule &m, const Variant &v) {
   const int64_t Q = v.chunk, P = v.headdimTile, N = v.dstateTile;
   std::vector<Param> params = {
-      view("x", v.dtype, 4),  view("B", v.dtype, 4),
-      view("C", v.dtype, 4),  view("dA_cumsum", f32, 4),
+      view("x", act(v), 4),   view("B", act(v), 4),
+      view("C", act(v), 4),   view("dA_cumsum", f32, 4),
       view("dt_out", f32, 4), view("prev_states", f32, 5)};
   if (v.D)
     params.push_back(view("D", f32, v.dPerChannel ? 2 : 1));
   if (v.z)
-    params.push_back(view("z", v.dtype, 4));
+    params.push_back(view("z", act(v), 4));
   if (v.seqIdx)
     params.push_back(view("seq_idx", i32, 2));
   params.push_back(scalar("heads_per_group", index));
-  params.push_back(view("y", v.dtype, 4));
+  params.push_back(view("y", act(v), 4));
 
   m.kernel("ssd_chunk_scan_" + v.suffix(), params, [&](KernelArgs &args) {
     View x = args["x"], B = args["B"], C = args["C"];
@@ -236,7 +233,142 @@ void buildChunkScan(KernelModule &m, const Variant &v) {
     if (v.z)
       y = y * silu(cast(loadAs(args["z"], {b, c, h, 0}, {1, Q, 1, P}, {Q, P}),
                         f32));
-    store(args["y"], {b, c, h, 0}, reshape(cast(y, v.dtype), {1, Q, 1, P}));
+    store(args["y"], {b, c, h, 0}, reshape(cast(y, act(v)), {1, Q, 1, P}));
+  });
+}
+
+/// mma for the fused kernel: f32 inputs go to tf32 Tensor Cores (10-bit
+/// mantissas, f32 accumulation; the bound is documented in docs/ssd.md).
+Tile fusedMatmul(const Tile &a, const Tile &b, const Variant &v) {
+  Tile acc = zeros({a.shape()[0], b.shape()[1]}, f32);
+  return mma(cast(a, act(v)), cast(b, act(v)), acc);
+}
+
+/// dt' = clamp(softplus?(dt + bias), min, max) of one chunk (Q x 1), zero
+/// past the end of the sequence.
+Tile chunkDt(KernelArgs &args, const Variant &v, Scalar b, Scalar c, Scalar h) {
+  const int64_t Q = v.chunk;
+  Tile d = loadAs(args["dt"], {b, c, h}, {1, Q, 1}, {Q, 1});
+  if (v.dtBias)
+    d = d + load(args["dt_bias"], {h}, {1});
+  if (v.softplus)
+    d = where(d > 20.0, d, log1p(exp(d)));
+  d = maximum(minimum(d, splat(args["dt_max"], {Q, 1})),
+              splat(args["dt_min"], {Q, 1}));
+  Tile pos = reshape(iota(Q, i64), {Q, 1});
+  Scalar start = cast(c * Scalar(Q), i64);
+  View x = args["x"];
+  Tile valid = pos + start < splat(cast(x.dim(1), i64), {Q, 1});
+  return where(valid, d, 0.0);
+}
+
+/// The whole forward in one program per (headdim block, head, batch): walks
+/// the chunks in order with the state, transposed (dstate x headdim block,
+/// f32), in the Tensor Core accumulator, so it never goes to memory. Each
+/// chunk, with cs the cumulative decay and cs_end its last entry:
+///   y   = exp(cs) (C h^T)
+///         + ((C B^T) o exp(cs_i - cs_j) o dt'_j [j <= i]) x + D x,
+///   y  *= silu(z)
+///   h^T = exp(cs_end) h^T + (B o exp(cs_end - cs) dt')^T x
+void buildFused(KernelModule &m, const Variant &v) {
+  const int64_t Q = v.chunk, P = v.headdimTile, N = v.dstateTile;
+  std::vector<Param> params = {view("x", act(v), 4), view("dt", f32, 3),
+                               view("A", f32, 1), view("B", act(v), 4),
+                               view("C", act(v), 4)};
+  if (v.dtBias)
+    params.push_back(view("dt_bias", f32, 1));
+  if (v.seqIdx)
+    params.push_back(view("seq_idx", i32, 2));
+  if (v.D)
+    params.push_back(view("D", f32, v.dPerChannel ? 2 : 1));
+  if (v.z)
+    params.push_back(view("z", act(v), 4));
+  if (v.initialStates)
+    params.push_back(view("initial_states", f32, 4));
+  params.insert(params.end(),
+                {scalar("dt_min", f32), scalar("dt_max", f32),
+                 scalar("heads_per_group", index), view("y", act(v), 4)});
+  if (v.finalStates)
+    params.push_back(view("final_states", f32, 4));
+
+  m.kernel(fusedKernelName(v), params, [&](KernelArgs &args) {
+    View x = args["x"], B = args["B"], C = args["C"], y = args["y"];
+    Scalar p = program_id(0), h = program_id(1), b = program_id(2);
+    Scalar g = h / args["heads_per_group"];
+    Scalar nchunks = ceil_div(x.dim(1), Scalar(Q));
+    Tile A = load(args["A"], {h}, {1});
+
+    Tile h0 = v.initialStates
+                  ? transpose(loadAs(args["initial_states"], {b, h, p, 0},
+                                     {1, 1, P, N}, {P, N}))
+                  : zeros({N, P}, f32);
+    // The sequence the carried state belongs to (that of position 0 first).
+    Tile seq0 =
+        v.seqIdx ? load(args["seq_idx"], {b, 0}, {1, 1}) : zeros({1, 1}, i32);
+    Tile rows = reshape(iota(Q), {Q, 1}), cols = reshape(iota(Q), {1, Q});
+
+    auto [hT, seqT] = for_range(
+        0, nchunks, std::array<Tile, 2>{h0, seq0},
+        [&](Scalar c, std::array<Tile, 2> carried) {
+          auto [stateT, seqPrev] = carried;
+          Tile d = chunkDt(args, v, b, c, h);
+          Tile dA = d * A;
+          Tile cs = cumsum(dA, 0);
+          Tile total = sum(dA, 0);
+          Tile xc = loadAs(x, {b, c, h, p}, {1, Q, 1, P}, {Q, P});
+          Tile Bc = loadAs(B, {b, c, g, 0}, {1, Q, 1, N}, {Q, N});
+          Tile Cc = loadAs(C, {b, c, g, 0}, {1, Q, 1, N}, {Q, N});
+          Tile seqRow, seqLast = seqPrev;
+          if (v.seqIdx) {
+            seqRow = loadAs(args["seq_idx"], {b, c}, {1, Q}, {Q, 1},
+                            {.padding = -1});
+            seqLast = max(seqRow, 0);
+          }
+
+          // From earlier chunks, through the carried state.
+          Tile fromPrev = fusedMatmul(Cc, stateT, v) * exp(cs);
+          if (v.seqIdx)
+            fromPrev = where(seqRow == seqPrev, fromPrev, 0.0);
+
+          // The state after the chunk; only steps of the chunk's last
+          // sequence reach it, and the carried state only if that sequence
+          // is the carried one.
+          Tile toEnd = exp(total - cs);
+          Tile carry = exp(total);
+          if (v.seqIdx) {
+            toEnd = where(seqRow == seqLast, toEnd, 0.0);
+            carry = where(seqLast == seqPrev, carry, 0.0);
+          }
+          Tile weighted = cast(cast(Bc, f32) * (toEnd * d), act(v));
+          Tile nextT =
+              mma(transpose(weighted), cast(xc, act(v)), carry * stateT);
+
+          // Within the chunk.
+          Tile causal = cols <= rows;
+          if (v.seqIdx)
+            causal = causal && (reshape(seqRow, {1, Q}) == seqRow);
+          Tile decay = where(
+              causal, exp(where(causal, cs - reshape(cs, {1, Q}), 0.0)), 0.0);
+          Tile scores =
+              fusedMatmul(Cc, transpose(Bc), v) * decay * reshape(d, {1, Q});
+          Tile out = fusedMatmul(scores, xc, v) + fromPrev;
+          if (v.D) {
+            Tile D = v.dPerChannel ? load(args["D"], {h, p}, {1, P})
+                                   : load(args["D"], {h}, {1});
+            out = out + cast(xc, f32) * D;
+          }
+          if (v.z)
+            out =
+                out *
+                silu(cast(loadAs(args["z"], {b, c, h, p}, {1, Q, 1, P}, {Q, P}),
+                          f32));
+          store(y, {b, c, h, p}, reshape(cast(out, act(v)), {1, Q, 1, P}));
+          return std::array<Tile, 2>{nextT, seqLast};
+        });
+    (void)seqT;
+    if (v.finalStates)
+      store(args["final_states"], {b, h, p, 0},
+            reshape(transpose(hT), {1, 1, P, N}));
   });
 }
 
@@ -265,18 +397,7 @@ std::string checkBuffer(const char *name, const interp::Buffer *buf,
 }
 
 Variant variantFor(const Shape &s, const Options &o, const Config &cfg) {
-  return Variant{cfg.dtype,
-                 cfg.chunk,
-                 pow2AtLeast(s.headdim),
-                 pow2AtLeast(s.dstate),
-                 o.hasDtBias,
-                 o.dtSoftplus,
-                 o.hasSeqIdx,
-                 o.hasD,
-                 o.dPerChannel,
-                 o.hasZ,
-                 o.hasInitialStates,
-                 o.returnFinalStates};
+  return ssd::variantFor(s, o, elementType(cfg.dtype), cfg.chunk);
 }
 
 void buildVariant(KernelModule &m, const Variant &v) {
@@ -290,6 +411,11 @@ void buildVariant(KernelModule &m, const Variant &v) {
 void build(KernelModule &module, const Shape &shape, const Options &options,
            const Config &config) {
   buildVariant(module, variantFor(shape, options, config));
+}
+
+void buildFused(KernelModule &module, const Shape &shape,
+                const Options &options, DType dtype) {
+  buildFused(module, fusedVariantFor(shape, options, elementType(dtype)));
 }
 
 interp::Status forwardInterpreted(const Shape &s, const Options &o,
@@ -317,8 +443,9 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
     return interp::Status::error(
         "ssd: headdim and dstate up to 256 are supported, got headdim " +
         std::to_string(s.headdim) + ", dstate " + std::to_string(s.dstate));
-  if (cfg.chunk != 64 && cfg.chunk != 128 && cfg.chunk != 256)
-    return interp::Status::error("ssd: chunk must be 64, 128 or 256, got " +
+  if (cfg.chunk != 32 && cfg.chunk != 64 && cfg.chunk != 128 &&
+      cfg.chunk != 256)
+    return interp::Status::error("ssd: chunk must be 32, 64, 128 or 256, got " +
                                  std::to_string(cfg.chunk));
   if (cfg.dtype != f32 && cfg.dtype != bf16 && cfg.dtype != f16)
     return interp::Status::error("ssd: dtype must be f32, bf16 or f16");
@@ -366,15 +493,25 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
               std::to_string(t));
   }
 
-  Variant v = variantFor(s, o, cfg);
+  if (cfg.fused && cfg.chunk != fusedChunk(elementType(cfg.dtype)))
+    return interp::Status::error(
+        "ssd: the fused forward runs chunk " +
+        std::to_string(fusedChunk(elementType(cfg.dtype))) + " in " +
+        dsl::name(cfg.dtype) + ", got " + std::to_string(cfg.chunk));
+  Variant v = cfg.fused ? fusedVariantFor(s, o, elementType(cfg.dtype))
+                        : variantFor(s, o, cfg);
 
-  // One module per variant, built once per process.
-  static std::map<Variant, std::unique_ptr<KernelModule>> cache;
-  std::unique_ptr<KernelModule> &module = cache[v];
+  // One module per variant and algorithm, built once per process.
+  static std::map<std::pair<bool, Variant>, std::unique_ptr<KernelModule>>
+      cache;
+  std::unique_ptr<KernelModule> &module = cache[{cfg.fused, v}];
   if (!module) {
     auto built = std::make_unique<KernelModule>();
     try {
-      buildVariant(*built, v);
+      if (cfg.fused)
+        buildFused(*built, v);
+      else
+        buildVariant(*built, v);
     } catch (const Error &e) {
       return interp::Status::error(std::string("ssd: kernel build failed: ") +
                                    e.what());
@@ -382,9 +519,6 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
     module = std::move(built);
   }
 
-  const int64_t Q = cfg.chunk, nc = (L + Q - 1) / Q;
-  interp::Buffer states(f, {Bt, nc, H, P, N}), prev(f, {Bt, nc, H, P, N}),
-      dAcs(f, {Bt, H, nc, Q}), dtOut(f, {Bt, H, nc, Q});
   using interp::KernelArg;
   using interp::ViewArg;
   interp::LaunchConfig launch;
@@ -404,6 +538,31 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
     return st;
   };
 
+  if (cfg.fused) {
+    std::vector<KernelArg> a = {ViewArg{bufs.x}, ViewArg{bufs.dt},
+                                ViewArg{bufs.A}, ViewArg{bufs.B},
+                                ViewArg{bufs.C}};
+    if (v.dtBias)
+      a.push_back(ViewArg{bufs.dtBias});
+    if (v.seqIdx)
+      a.push_back(ViewArg{bufs.seqIdx});
+    if (v.D)
+      a.push_back(ViewArg{bufs.D});
+    if (v.z)
+      a.push_back(ViewArg{bufs.z});
+    if (v.initialStates)
+      a.push_back(ViewArg{bufs.initialStates});
+    a.insert(a.end(), {KernelArg(o.dtMin), KernelArg(o.dtMax),
+                       KernelArg(headsPerGroup), ViewArg{bufs.y}});
+    if (v.finalStates)
+      a.push_back(ViewArg{bufs.finalStates});
+    const int64_t Pb = v.headdimTile;
+    return run("ssd_fused", a, {(P + Pb - 1) / Pb, H, Bt});
+  }
+
+  const int64_t Q = cfg.chunk, nc = (L + Q - 1) / Q;
+  interp::Buffer states(f, {Bt, nc, H, P, N}), prev(f, {Bt, nc, H, P, N}),
+      dAcs(f, {Bt, H, nc, Q}), dtOut(f, {Bt, H, nc, Q});
   std::vector<KernelArg> a1 = {ViewArg{bufs.x}, ViewArg{bufs.dt},
                                ViewArg{bufs.A}, ViewArg{bufs.B}};
   if (v.dtBias)

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kernels-src/ssd/Ssd.h"
+#include "kernels-src/ssd/SsdReference.h"
 
 #include <algorithm>
 #include <cmath>

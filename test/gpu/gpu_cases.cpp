@@ -279,9 +279,10 @@ rt::ScalarType rtType(interp::DType t) {
 }
 
 /// The Mamba-2 SSD forward, launch by launch: the interpreter runs the three
-/// kernels and each launch is recorded as one case (its inputs as they were
-/// before it, its outputs as the interpreter left them). Buffers a launch
-/// changes are outputs (poisoned on the GPU), the others inputs.
+/// kernels of the chunked forward, or the one of the fused forward, and each
+/// launch is recorded as one case (its inputs as they were before it, its
+/// outputs as the interpreter left them). Buffers a launch changes are
+/// outputs (poisoned on the GPU), the others inputs.
 int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
   struct Problem {
     const char *name;
@@ -289,11 +290,28 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
     bool allOptions;
     dsl::DType dtype;
     int64_t chunk;
+    bool fused = false;
   };
   const Problem problems[] = {
       {"all_bf16", {2, 200, 4, 64, 64, 2}, true, dsl::bf16, 64},
       {"plain_f32", {1, 200, 2, 32, 16, 1}, false, dsl::f32, 64},
-      {"plain_f16_q128", {1, 256, 2, 64, 128, 1}, false, dsl::f16, 128}};
+      {"plain_f16_q128", {1, 256, 2, 64, 128, 1}, false, dsl::f16, 128},
+      // The fused forward: several headdim blocks (dstate 256), masked
+      // sizes, every option.
+      {"fused_all_bf16", {2, 200, 4, 64, 64, 2}, true, dsl::bf16, 64, true},
+      {"fused_all_f16_n256",
+       {1, 150, 2, 128, 256, 1},
+       true,
+       dsl::f16,
+       64,
+       true},
+      {"fused_all_f32", {2, 130, 2, 48, 24, 2}, true, dsl::f32, 32, true},
+      {"fused_plain_bf16_n128",
+       {1, 256, 2, 64, 128, 1},
+       false,
+       dsl::bf16,
+       64,
+       true}};
   int failures = 0;
   for (const Problem &pb : problems) {
     const ssd::Shape &s = pb.shape;
@@ -342,11 +360,15 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
       bufs.finalStates = &hT;
     if (o.hasSeqIdx)
       bufs.seqIdx = &seq;
-    ssd::Config cfg{pb.dtype, pb.chunk};
+    ssd::Config cfg{pb.dtype, pb.chunk, pb.fused};
+    const size_t launches = pb.fused ? 1 : 3;
 
     for (const char *target : kTargets) {
       dsl::KernelModule module;
-      ssd::build(module, s, o, cfg);
+      if (pb.fused)
+        ssd::buildFused(module, s, o, pb.dtype);
+      else
+        ssd::build(module, s, o, cfg);
       std::vector<gpucase::Case> cases;
       std::vector<std::vector<double>> before;
       auto values = [](const Buffer &buf) {
@@ -380,14 +402,16 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
         }
         gpucase::Case c;
         c.name = "ssd_" + std::string(pb.name) + "_" +
-                 stepNames[std::min<size_t>(cases.size(), 2)] + "_" + target;
+                 (pb.fused ? "forward"
+                           : stepNames[std::min<size_t>(cases.size(), 2)]) +
+                 "_" + target;
         // The module has the three kernels: describe the one launched.
         c.ptx = compiled->ptx;
         for (const rt::KernelInfo &k : compiled->kernels)
           if (k.name == kernel)
             c.info = k;
         c.grid = grid;
-        c.tolerance = pb.dtype == dsl::f32 ? 1e-5 : 1e-2;
+        c.tolerance = pb.dtype == dsl::f32 ? (pb.fused ? 1e-3 : 1e-5) : 1e-2;
         size_t view = 0;
         for (auto [i, a] : llvm::enumerate(args)) {
           gpucase::Arg arg;
@@ -416,7 +440,7 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
       };
       interp::Status st = ssd::forwardInterpreted(
           s, o, cfg, bufs, nullptr, interp::Mode::DeviceFaithful, hook);
-      if (!st || cases.size() != 3) {
+      if (!st || cases.size() != launches) {
         std::cerr << "error: ssd " << pb.name << ": " << st.message << "\n";
         ++failures;
         continue;

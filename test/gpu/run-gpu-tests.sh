@@ -29,7 +29,8 @@ if [ ! -d "$cases" ]; then # the bundle ships them compressed
   cases=$unpacked/cases
 fi
 run gpu-cases "$here/tessera-gpu-run" "$cases"
-if [ -x "$here/tessera-gemm-bench" ]; then
+# SKIP_GEMM=1 leaves the GEMM checks and timings out (quicker SSD runs).
+if [ -x "$here/tessera-gemm-bench" ] && [ -z "${SKIP_GEMM:-}" ]; then
   # Correctness against the float64 GPU reference at every size, timing
   # against cuBLAS in the same run.
   sizes=${GEMM_SIZES:-64,1000,4096,8192}
@@ -66,14 +67,28 @@ if [ -x "$here/tessera-gemm-bench" ]; then
 fi
 
 if [ -x "$here/tessera-ssd-bench" ]; then
-  # The Mamba-2 SSD forward (bf16, chunk 256, D, dt_bias, softplus).
-  ssd() { run "ssd-$1" "$here/tessera-ssd-bench" "$here/ssd_n$2.ptx" "$here/ssd_n$2.json" "${@:3}"; }
-  ssd 2.7b 128
-  ssd n64 64
-  ssd n256 256
-  ssd 2x16k 128 --batch 2 --seqlen 16384
-  ssd h64g8 128 --nheads 64 --ngroups 8
-  for v in 2.7b n64 n256 2x16k h64g8; do echo "== ssd-$v"; cat "$logs/ssd-$v.log"; done
+  # The Mamba-2 SSD forward through ssd::forward: each run checks sampled
+  # (batch, head) pairs against the float64 recurrence (outputs poisoned
+  # first), then times the forward.
+  ssd() { run "ssd-$1" "$here/tessera-ssd-bench" --lib "$here/ssd-kernels" "${@:2}"; }
+  # The benchmark shapes (bf16; D, dt_bias, softplus).
+  ssd 2.7b
+  ssd n64 --dstate 64
+  ssd n256 --dstate 256
+  ssd 2x16k --batch 2 --seqlen 16384
+  ssd h64g8 --nheads 64 --ngroups 8
+  # Every option and element type (headdim 80: two headdim blocks, the
+  # second masked; seqlen not a multiple of the chunk).
+  ssd all-bf16 --options all --batch 2 --seqlen 2000 --nheads 16 --ngroups 4
+  ssd all-bf16-hd80 --options all --batch 1 --seqlen 777 --nheads 6 --ngroups 3 --headdim 80
+  ssd none-bf16 --options none --batch 2 --seqlen 4096 --nheads 16
+  ssd layer-f16 --dtype f16
+  ssd all-f16 --dtype f16 --options all --batch 2 --seqlen 2000 --nheads 16 --ngroups 2
+  ssd layer-f32 --dtype f32 --dstate 64 --batch 2 --seqlen 4096 --nheads 16
+  ssd all-f32 --dtype f32 --dstate 64 --options all --batch 2 --seqlen 1000 --nheads 8 --ngroups 2
+  for v in 2.7b n64 n256 2x16k h64g8 all-bf16 all-bf16-hd80 none-bf16 layer-f16 all-f16 layer-f32 all-f32; do
+    echo "== ssd-$v"; cat "$logs/ssd-$v.log"
+  done
 fi
 
 echo "== failures =="

@@ -646,6 +646,7 @@ struct SsdCase {
   dsl::DType dtype;
   int64_t chunk;
   double bound;
+  bool fused = false; // the one-kernel forward the GPU runs
 };
 
 void PrintTo(const SsdCase &c, std::ostream *os) {
@@ -678,7 +679,8 @@ std::string caseName(const ::testing::TestParamInfo<SsdCase> &info) {
   const SsdCase &c = info.param;
   return c.label + "_" + dsl::name(c.dtype) + "_L" +
          std::to_string(c.shape.seqlen) + "_g" +
-         std::to_string(c.shape.ngroups) + "_chunk" + std::to_string(c.chunk);
+         std::to_string(c.shape.ngroups) + "_chunk" + std::to_string(c.chunk) +
+         (c.fused ? "_fused" : "");
 }
 
 double boundFor(dsl::DType dtype) {
@@ -779,10 +781,45 @@ std::vector<SsdCase> shapeCases() {
   }
   cases.push_back({"AllOn_chunk256", allOn, baseShape(2, 600), dsl::f32, 256,
                    boundFor(dsl::f32)});
-  cases.push_back({"AllOn", allOn, baseShape(2), dsl::f16, 64,
-                   boundFor(dsl::f16)});
-  cases.push_back({"Plain", plain, baseShape(1), dsl::f16, 128,
-                   boundFor(dsl::f16)});
+  cases.push_back(
+      {"AllOn", allOn, baseShape(2), dsl::f16, 64, boundFor(dsl::f16)});
+  cases.push_back(
+      {"Plain", plain, baseShape(1), dsl::f16, 128, boundFor(dsl::f16)});
+  return cases;
+}
+
+/// The fused forward: every option set (bf16, two groups), f16 and f32
+/// (tf32 Tensor Cores: bound 5e-3, docs/ssd.md), and shapes with several
+/// headdim blocks (dstate 256), masked sizes, one step, one chunk.
+std::vector<SsdCase> fusedCases() {
+  std::vector<SsdCase> cases;
+  auto chunkOf = [](dsl::DType t) {
+    return ssd::fusedChunk(t == dsl::f32 ? ssd::ElementType::f32
+                                         : ssd::ElementType::bf16);
+  };
+  auto bound = [](dsl::DType t) { return t == dsl::f32 ? 5e-3 : boundFor(t); };
+  auto add = [&](std::string label, ssd::Options o, ssd::Shape s,
+                 dsl::DType t) {
+    cases.push_back({label, o, s, t, chunkOf(t), bound(t), true});
+  };
+  auto sets = optionSets();
+  ssd::Options plain = sets.front().second, allOn;
+  for (auto &[label, options] : sets) {
+    add(label, options, baseShape(2), dsl::bf16);
+    if (label == "AllOn")
+      allOn = options;
+  }
+  for (dsl::DType t : {dsl::f32, dsl::f16}) {
+    add("Plain", plain, baseShape(1), t);
+    add("AllOn", allOn, baseShape(2), t);
+  }
+  for (dsl::DType t : {dsl::f32, dsl::bf16}) {
+    add("AllOn_P64_N64", allOn, ssd::Shape{1, 200, 2, 64, 64, 1}, t);
+    add("AllOn_P128_N256", allOn, ssd::Shape{1, 150, 2, 128, 256, 1}, t);
+    add("AllOn_P48_N24", allOn, ssd::Shape{2, 130, 2, 48, 24, 2}, t);
+    add("AllOn", allOn, baseShape(1, 1), t);
+    add("AllOn", allOn, baseShape(2, 64), t);
+  }
   return cases;
 }
 
@@ -796,11 +833,13 @@ TEST_P(SsdInterpreter, MatchesFloat64Reference) {
 
   Problem p = makeProblem(tc.shape, tc.options, tc.dtype, tc.chunk, rng);
   ssd::Buffers buffers = p.buffers();
-  ssd::Config config{tc.dtype, tc.chunk};
+  ssd::Config config{tc.dtype, tc.chunk, tc.fused};
   int launches = -1;
   interp::Status st =
       ssd::forwardInterpreted(tc.shape, tc.options, config, buffers, &launches);
   ASSERT_TRUE(st.ok) << st.message;
+  if (tc.fused)
+    EXPECT_EQ(launches, 1);
 
   ssd::HostOutputs want = ssd::reference(tc.shape, tc.options, p.host());
   EXPECT_EQ(check::countPoisoned(*p.y), 0) << "y elements not written";
@@ -824,6 +863,8 @@ INSTANTIATE_TEST_SUITE_P(Options, SsdInterpreter,
                          ::testing::ValuesIn(optionCases()), caseName);
 INSTANTIATE_TEST_SUITE_P(Shapes, SsdInterpreter,
                          ::testing::ValuesIn(shapeCases()), caseName);
+INSTANTIATE_TEST_SUITE_P(Fused, SsdInterpreter,
+                         ::testing::ValuesIn(fusedCases()), caseName);
 
 TEST(SsdInterpreterLaunches, AtMostThree) {
   std::mt19937_64 rng(check::freshSeed());

@@ -1,0 +1,258 @@
+//===- SsdGpu.cpp - Mamba-2 SSD forward on the GPU ------------------------===//
+
+#include "kernels-src/ssd/SsdGpu.h"
+
+#include <dirent.h>
+#include <fstream>
+#include <sstream>
+
+namespace tessera::ssd {
+namespace {
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string shapeStr(const std::vector<int64_t> &s) {
+  std::ostringstream out;
+  out << "(";
+  for (size_t i = 0; i < s.size(); ++i)
+    out << (i ? ", " : "") << s[i];
+  return out.str() + ")";
+}
+
+/// One tensor: present iff `wanted`, of `shape`, aligned to `bytes`, with
+/// non-negative strides (as many as dimensions).
+std::string checkTensor(const char *name, const DeviceTensor &t, bool wanted,
+                        int64_t bytes, const std::vector<int64_t> &shape) {
+  const std::string n(name);
+  if (!wanted)
+    return t.ptr || !t.shape.empty() ? n + " was given but its option is off"
+                                     : "";
+  if (!t.ptr)
+    return n + " is required (null pointer)";
+  if (t.ptr % uint64_t(bytes) != 0)
+    return n + " is misaligned: its address must be a multiple of " +
+           std::to_string(bytes) + " bytes";
+  if (t.shape != shape)
+    return n + " must have shape " + shapeStr(shape) + ", got " +
+           shapeStr(t.shape);
+  if (!t.strides.empty()) {
+    if (t.strides.size() != shape.size())
+      return n + " has " + std::to_string(t.strides.size()) + " strides for " +
+             std::to_string(shape.size()) + " dimensions";
+    for (int64_t s : t.strides)
+      if (s < 0)
+        return n + " has a negative stride";
+  }
+  return "";
+}
+
+rt::Arg viewOf(const DeviceTensor &t) {
+  std::vector<int64_t> strides = t.strides;
+  if (strides.empty()) {
+    strides.assign(t.shape.size(), 1);
+    for (int64_t d = int64_t(t.shape.size()) - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * t.shape[d + 1];
+  }
+  return rt::ViewArg{t.ptr, t.shape, strides};
+}
+
+std::string optionList(const Options &o) {
+  std::string s;
+  auto add = [&](bool on, const char *name) {
+    if (on)
+      s += (s.empty() ? "" : ",") + std::string(name);
+  };
+  add(o.hasD && !o.dPerChannel, "D");
+  add(o.hasD && o.dPerChannel, "Dpc");
+  add(o.hasZ, "z");
+  add(o.hasDtBias, "bias");
+  add(o.dtSoftplus, "softplus");
+  add(o.hasSeqIdx, "seq");
+  add(o.hasInitialStates, "h0");
+  add(o.returnFinalStates, "hT");
+  return s.empty() ? "none" : s;
+}
+
+} // namespace
+
+rt::Status KernelLibrary::open(const std::string &dir) {
+  folder = dir;
+  kernels.clear();
+  DIR *d = opendir(dir.c_str());
+  if (!d)
+    return rt::Status::error("ssd: cannot open the kernel library folder '" +
+                             dir + "'");
+  std::vector<std::string> names;
+  while (dirent *e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0)
+      names.push_back(name.substr(0, name.size() - 5));
+  }
+  closedir(d);
+  for (const std::string &base : names) {
+    std::string error;
+    // A description file may hold several kernels, one JSON object each.
+    std::string text = readFile(dir + "/" + base + ".json");
+    std::string ptx = readFile(dir + "/" + base + ".ptx");
+    if (ptx.empty())
+      return rt::Status::error("ssd: " + dir + "/" + base +
+                               ".json has no PTX next to it");
+    size_t at = 0;
+    while ((at = text.find('{', at)) != std::string::npos) {
+      int depth = 0;
+      size_t end = at;
+      for (; end < text.size(); ++end) {
+        depth += text[end] == '{' ? 1 : text[end] == '}' ? -1 : 0;
+        if (depth == 0)
+          break;
+      }
+      auto info = rt::fromJson(text.substr(at, end + 1 - at), &error);
+      if (!info)
+        return rt::Status::error("ssd: bad kernel description in " + dir + "/" +
+                                 base + ".json: " + error);
+      kernels[info->name] = {ptx, *info};
+      at = end + 1;
+    }
+  }
+  return rt::Status::success();
+}
+
+rt::Status KernelLibrary::find(const std::string &kernel,
+                               const std::string *&ptx,
+                               const rt::KernelInfo *&info) const {
+  auto it = kernels.find(kernel);
+  if (it == kernels.end())
+    return rt::Status::error(
+        "ssd: kernel " + kernel + " is not in the kernel library '" + folder +
+        "' (" + std::to_string(kernels.size()) + " kernels)");
+  ptx = &it->second.first;
+  info = &it->second.second;
+  return rt::Status::success();
+}
+
+std::string buildCommand(const Shape &s, const Options &o, ElementType t) {
+  std::string name = fusedKernelName(fusedVariantFor(s, o, t));
+  return "tessera print ssd-fused --dtype " + std::string(ssd::name(t)) +
+         " --dstate " + std::to_string(s.dstate) + " --headdim " +
+         std::to_string(s.headdim) + " --options " + optionList(o) +
+         " | tile-compile - --stages 2 -o " + name + ".ptx --info " + name +
+         ".json";
+}
+
+std::string validate(const Shape &s, const Options &o, ElementType dtype,
+                     const DeviceArgs &a) {
+  for (auto [name, value] : {std::pair<const char *, int64_t>{"batch", s.batch},
+                             {"seqlen", s.seqlen},
+                             {"nheads", s.nheads},
+                             {"headdim", s.headdim},
+                             {"dstate", s.dstate},
+                             {"ngroups", s.ngroups}})
+    if (value < 1)
+      return std::string(name) + " must be >= 1, got " + std::to_string(value);
+  if (s.nheads % s.ngroups != 0)
+    return "ngroups (" + std::to_string(s.ngroups) + ") must divide nheads (" +
+           std::to_string(s.nheads) + ")";
+  if (s.headdim > 256 || s.dstate > 256)
+    return "headdim and dstate up to 256 are supported, got headdim " +
+           std::to_string(s.headdim) + ", dstate " + std::to_string(s.dstate);
+  // The grid is (headdim blocks, nheads, batch).
+  if (s.nheads > 65535 || s.batch > 65535)
+    return "nheads and batch must be at most 65535 (grid y and z), got " +
+           std::to_string(s.nheads) + " and " + std::to_string(s.batch);
+  if (!(o.dtMin <= o.dtMax))
+    return "dt limits need dt_min <= dt_max";
+  if (o.dPerChannel && !o.hasD)
+    return "dPerChannel needs hasD";
+  const int64_t Bt = s.batch, L = s.seqlen, H = s.nheads, P = s.headdim,
+                N = s.dstate, G = s.ngroups;
+  const int64_t act = dtype == ElementType::f32 ? 4 : 2;
+  std::string err;
+  auto check = [&](const char *n, const DeviceTensor &t, bool want,
+                   int64_t bytes, std::vector<int64_t> shape) {
+    if (err.empty())
+      err = checkTensor(n, t, want, bytes, shape);
+  };
+  check("x", a.x, true, act, {Bt, L, H, P});
+  check("dt", a.dt, true, 4, {Bt, L, H});
+  check("A", a.A, true, 4, {H});
+  check("B", a.B, true, act, {Bt, L, G, N});
+  check("C", a.C, true, act, {Bt, L, G, N});
+  check("D", a.D, o.hasD, 4,
+        o.dPerChannel ? std::vector<int64_t>{H, P} : std::vector<int64_t>{H});
+  check("z", a.z, o.hasZ, act, {Bt, L, H, P});
+  check("dt_bias", a.dtBias, o.hasDtBias, 4, {H});
+  check("initial_states", a.initialStates, o.hasInitialStates, 4,
+        {Bt, H, P, N});
+  check("seq_idx", a.seqIdx, o.hasSeqIdx, 4, {Bt, L});
+  check("y", a.y, true, act, {Bt, L, H, P});
+  check("final_states", a.finalStates, o.returnFinalStates, 4, {Bt, H, P, N});
+  return err;
+}
+
+rt::Status forward(rt::Runtime &runtime, const KernelLibrary &library,
+                   const Shape &s, const Options &o, ElementType dtype,
+                   const DeviceArgs &a) {
+  if (std::string err = validate(s, o, dtype, a); !err.empty())
+    return rt::Status::error("ssd: " + err);
+  const Variant v = fusedVariantFor(s, o, dtype);
+  const std::string name = fusedKernelName(v);
+  const std::string *ptx = nullptr;
+  const rt::KernelInfo *info = nullptr;
+  if (rt::Status st = library.find(name, ptx, info); !st)
+    return rt::Status::error(st.message +
+                             "; build it with: " + buildCommand(s, o, dtype));
+  if (o.hasSeqIdx) {
+    // Packed sequences: ids never decrease along a row (the kernel takes
+    // the sequence of a chunk's last position as the chunk's largest id).
+    const int64_t L = s.seqlen;
+    std::vector<int32_t> ids(size_t(s.batch * L));
+    const int64_t rowStride =
+        a.seqIdx.strides.empty() ? L : a.seqIdx.strides[0];
+    const int64_t colStride =
+        a.seqIdx.strides.empty() ? 1 : a.seqIdx.strides[1];
+    if (colStride != 1)
+      return rt::Status::error("ssd: seq_idx rows must be contiguous");
+    for (int64_t b = 0; b < s.batch; ++b)
+      if (rt::Status st = runtime.copyToHost(
+              ids.data() + b * L, a.seqIdx.ptr + uint64_t(b * rowStride * 4),
+              size_t(L) * 4);
+          !st)
+        return st;
+    for (int64_t b = 0; b < s.batch; ++b)
+      for (int64_t t = 1; t < L; ++t)
+        if (ids[b * L + t] < ids[b * L + t - 1])
+          return rt::Status::error(
+              "ssd: seq_idx must be nondecreasing along each row (packed "
+              "sequences); row " +
+              std::to_string(b) + " decreases at position " +
+              std::to_string(t));
+  }
+  std::vector<rt::Arg> args = {viewOf(a.x), viewOf(a.dt), viewOf(a.A),
+                               viewOf(a.B), viewOf(a.C)};
+  if (v.dtBias)
+    args.push_back(viewOf(a.dtBias));
+  if (v.seqIdx)
+    args.push_back(viewOf(a.seqIdx));
+  if (v.D)
+    args.push_back(viewOf(a.D));
+  if (v.z)
+    args.push_back(viewOf(a.z));
+  if (v.initialStates)
+    args.push_back(viewOf(a.initialStates));
+  args.insert(args.end(),
+              {rt::Arg(o.dtMin), rt::Arg(o.dtMax),
+               rt::Arg(int64_t(s.nheads / s.ngroups)), viewOf(a.y)});
+  if (v.finalStates)
+    args.push_back(viewOf(a.finalStates));
+  const int64_t Pb = v.headdimTile;
+  return runtime.launch(*ptx, *info,
+                        {(s.headdim + Pb - 1) / Pb, s.nheads, s.batch}, args,
+                        /*sync=*/false);
+}
+
+} // namespace tessera::ssd

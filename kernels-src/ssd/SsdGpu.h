@@ -1,0 +1,89 @@
+//===- SsdGpu.h - Mamba-2 SSD forward on the GPU ----------------*- C++ -*-===//
+//
+// The public entry point: the SSD forward of SsdVariant.h on device
+// pointers, through the fused kernel compiled ahead of time into a kernel
+// library (a folder of PTX files and their kernel descriptions, built by
+// `tessera print ssd-fused | tile-compile`; the GPU host has no compiler).
+//
+//   ssd::KernelLibrary lib;
+//   if (rt::Status st = lib.open("build/ssd-kernels"); !st) ...
+//   ssd::DeviceArgs a;
+//   a.x = {xPtr, {B, L, H, P}};            // strides default to row-major
+//   ...
+//   rt::Status st = ssd::forward(*runtime, lib, shape, options,
+//                                ssd::ElementType::bf16, a);
+//
+// Every argument is checked before anything is launched; errors name the
+// tensor and what is wrong with it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_KERNELS_SSD_SSDGPU_H
+#define TESSERA_KERNELS_SSD_SSDGPU_H
+
+#include "kernels-src/ssd/SsdVariant.h"
+#include "runtime/Runtime.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tessera::ssd {
+
+/// A tensor in device memory: elements at ptr + sum(index[d] * strides[d]).
+/// Empty strides mean row-major (contiguous).
+struct DeviceTensor {
+  rt::DevicePtr ptr = 0;
+  std::vector<int64_t> shape, strides;
+};
+
+/// The tensors of one call, laid out as SsdVariant.h's HostInputs: x, z, y
+/// (batch, seqlen, nheads, headdim) and B, C (batch, seqlen, ngroups,
+/// dstate) in the call's element type; dt (batch, seqlen, nheads), A,
+/// dt_bias (nheads), D (nheads) or (nheads, headdim), initial and final
+/// states (batch, nheads, headdim, dstate) in f32; seq_idx (batch, seqlen)
+/// int32. Tensors whose option is off stay empty (ptr 0, no shape).
+struct DeviceArgs {
+  DeviceTensor x, dt, A, B, C, D, z, dtBias, initialStates, seqIdx, y,
+      finalStates;
+};
+
+/// Compiled kernels by name, read from a folder of <name>.ptx files with
+/// their descriptions (<name>.json, as tile-compile --info writes them).
+class KernelLibrary {
+public:
+  rt::Status open(const std::string &folder);
+  /// The PTX and description of `kernel`, or an error naming the folder
+  /// and the command that builds the missing variant.
+  rt::Status find(const std::string &kernel, const std::string *&ptx,
+                  const rt::KernelInfo *&info) const;
+  size_t size() const { return kernels.size(); }
+
+private:
+  std::string folder;
+  std::map<std::string, std::pair<std::string, rt::KernelInfo>> kernels;
+};
+
+/// Checks a call without touching the GPU: shapes, options, dtypes (by
+/// shape only: the element type is the caller's), pointers (non-null for
+/// present tensors, null for absent ones, aligned to the element size),
+/// strides (non-negative), the launch limits (grid y = nheads and z =
+/// batch up to 65535). Returns "" or the first problem.
+std::string validate(const Shape &shape, const Options &options,
+                     ElementType dtype, const DeviceArgs &args);
+
+/// The fused forward on the GPU: validate, then one launch of the kernel
+/// of fusedVariantFor(shape, options, dtype) from `library`, asynchronous
+/// on the runtime's stream. With seq_idx, its rows are first copied to the
+/// host and checked to be nondecreasing.
+rt::Status forward(rt::Runtime &runtime, const KernelLibrary &library,
+                   const Shape &shape, const Options &options,
+                   ElementType dtype, const DeviceArgs &args);
+
+/// How to build the kernel of a call into a library folder.
+std::string buildCommand(const Shape &shape, const Options &options,
+                         ElementType dtype);
+
+} // namespace tessera::ssd
+
+#endif // TESSERA_KERNELS_SSD_SSDGPU_H

@@ -1,0 +1,75 @@
+//===- SsdVariant.cpp - Mamba-2 SSD kernel variants and names -------------===//
+
+#include "kernels-src/ssd/SsdVariant.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace tessera::ssd {
+
+const char *name(ElementType type) {
+  switch (type) {
+  case ElementType::f32:
+    return "f32";
+  case ElementType::bf16:
+    return "bf16";
+  case ElementType::f16:
+    return "f16";
+  }
+  return "?";
+}
+
+std::string Variant::suffix() const {
+  std::ostringstream s;
+  s << name(dtype) << "_q" << chunk << "_p" << headdimTile << "_n" << dstateTile
+    << (dtBias ? "_bias" : "") << (softplus ? "_softplus" : "")
+    << (seqIdx ? "_seq" : "") << (D ? (dPerChannel ? "_Dpc" : "_D") : "")
+    << (z ? "_z" : "") << (initialStates ? "_h0" : "")
+    << (finalStates ? "_hT" : "");
+  return s.str();
+}
+
+static int64_t pow2AtLeast(int64_t n) {
+  int64_t p = 1;
+  while (p < n)
+    p *= 2;
+  return p;
+}
+
+Variant variantFor(const Shape &s, const Options &o, ElementType dtype,
+                   int64_t chunk) {
+  Variant v;
+  v.dtype = dtype;
+  v.chunk = chunk;
+  v.headdimTile = pow2AtLeast(s.headdim);
+  v.dstateTile = pow2AtLeast(s.dstate);
+  v.dtBias = o.hasDtBias;
+  v.softplus = o.dtSoftplus;
+  v.seqIdx = o.hasSeqIdx;
+  v.D = o.hasD;
+  v.dPerChannel = o.dPerChannel;
+  v.z = o.hasZ;
+  v.initialStates = o.hasInitialStates;
+  v.finalStates = o.returnFinalStates;
+  return v;
+}
+
+Variant fusedVariantFor(const Shape &s, const Options &o, ElementType dtype) {
+  Variant v = variantFor(s, o, dtype, fusedChunk(dtype));
+  // wgmma tiles are at least 16 wide.
+  v.dstateTile = std::max<int64_t>(v.dstateTile, 16);
+  v.headdimTile = std::clamp<int64_t>(8192 / v.dstateTile, 16,
+                                      std::max<int64_t>(v.headdimTile, 16));
+  return v;
+}
+
+int64_t fusedChunk(ElementType dtype) {
+  // f32 tiles take twice the registers and shared memory of 16-bit ones.
+  return dtype == ElementType::f32 ? 32 : 64;
+}
+
+std::string fusedKernelName(const Variant &v) {
+  return "ssd_fused_" + v.suffix();
+}
+
+} // namespace tessera::ssd

@@ -1,0 +1,73 @@
+//===- SsdVariant.h - Mamba-2 SSD shapes, options and kernel names -*- C++
+//-*-===//
+//
+// What a call of the SSD forward is (shape and options) and which compiled
+// kernel runs it. No MLIR here: the GPU entry point (SsdGpu.h) names the
+// kernels of its precompiled library with the same code that builds them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_KERNELS_SSD_SSDVARIANT_H
+#define TESSERA_KERNELS_SSD_SSDVARIANT_H
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace tessera::ssd {
+
+struct Shape {
+  int64_t batch = 1, seqlen = 1, nheads = 1, headdim = 1, dstate = 1,
+          ngroups = 1;
+};
+
+/// Which optional inputs and outputs a call has.
+struct Options {
+  bool hasD = false;
+  bool dPerChannel = false; // D is (nheads, headdim) instead of (nheads)
+  bool hasZ = false;
+  bool hasDtBias = false;
+  bool dtSoftplus = false;
+  /// dt' is clamped to [dtMin, dtMax]; the defaults clamp nothing, like
+  /// mamba_ssm's default dt_limit (0, inf), which it does not apply.
+  double dtMin = -std::numeric_limits<double>::infinity();
+  double dtMax = std::numeric_limits<double>::infinity();
+  bool hasInitialStates = false;
+  bool returnFinalStates = false;
+  bool hasSeqIdx = false;
+};
+
+/// Element type of x, B, C, z and y.
+enum class ElementType { f32, bf16, f16 };
+const char *name(ElementType type);
+
+/// What one compiled set of kernels is specialised on.
+struct Variant {
+  ElementType dtype = ElementType::f32;
+  int64_t chunk = 64, headdimTile = 1, dstateTile = 1;
+  bool dtBias = false, softplus = false, seqIdx = false, D = false,
+       dPerChannel = false, z = false, initialStates = false,
+       finalStates = false;
+
+  /// e.g. "bf16_q64_p64_n128_bias_softplus_D".
+  std::string suffix() const;
+  bool operator<(const Variant &o) const { return suffix() < o.suffix(); }
+};
+
+/// The variant of the chunked (three-kernel) forward for a call.
+Variant variantFor(const Shape &shape, const Options &options,
+                   ElementType dtype, int64_t chunk);
+
+/// The fused forward (one kernel, the one the GPU runs): chunk
+/// fusedChunk(dtype), and a headdim block that keeps the state block
+/// (headdim block x dstate, f32) within 8192 elements, 64 registers a
+/// thread on 4 warps.
+int64_t fusedChunk(ElementType dtype);
+Variant fusedVariantFor(const Shape &shape, const Options &options,
+                        ElementType dtype);
+/// "ssd_fused_" + suffix.
+std::string fusedKernelName(const Variant &variant);
+
+} // namespace tessera::ssd
+
+#endif // TESSERA_KERNELS_SSD_SSDVARIANT_H

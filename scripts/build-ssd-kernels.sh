@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Compiles the fused SSD forward variants the GPU checks and benchmarks use
+# into a kernel library folder (ssd::KernelLibrary reads <name>.ptx and
+# <name>.json). Two pipeline stages: the H200 measurement in
+# bench/RESULTS.md (two CTAs of the dstate-128 kernel fit one SM).
+#   scripts/build-ssd-kernels.sh TESSERA TILE_COMPILE OUTDIR
+set -euo pipefail
+tessera=$1 compile=$2 out=$3
+mkdir -p "$out"
+build() { # dtype dstate headdim options
+  local tmp
+  tmp=$(mktemp -d)
+  "$tessera" print ssd-fused --dtype "$1" --dstate "$2" --headdim "$3" \
+    --options "$4" > "$tmp/k.mlir"
+  "$compile" "$tmp/k.mlir" --target sm_90a --stages 2 -o "$tmp/k.ptx" \
+    --info "$tmp/k.json"
+  local name
+  name=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' "$tmp/k.json" | head -n 1)
+  mv "$tmp/k.ptx" "$out/$name.ptx"
+  mv "$tmp/k.json" "$out/$name.json"
+  rm -rf "$tmp"
+}
+# The benchmark shapes: the Mamba-2 layer options, bf16.
+for n in 64 128 256; do build bf16 "$n" 64 layer; done
+# Every option, each element type; no options at all.
+build bf16 128 64 all
+build bf16 128 64 none
+build f16 128 64 layer
+build f16 128 64 all
+build f32 64 64 layer
+build f32 64 64 all
