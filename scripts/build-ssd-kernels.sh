@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Compiles the fused SSD forward variants the GPU checks and benchmarks use
 # into a kernel library folder (ssd::KernelLibrary reads <name>.ptx and
-# <name>.json). Two pipeline stages: the H200 measurement in
-# bench/RESULTS.md (two CTAs of the dstate-128 kernel fit one SM).
+# <name>.json). Prefetch stages as measured on the H200 (bench/RESULTS.md):
+# two (two CTAs of the dstate-128 kernel fit one SM; 2.71 ms with four),
+# three at dstate 64 (1.08 ms, 1.20 with two).
 #   scripts/build-ssd-kernels.sh TESSERA TILE_COMPILE OUTDIR
 set -euo pipefail
 tessera=$1 compile=$2 out=$3
 mkdir -p "$out"
 build() { # dtype dstate headdim options
-  local tmp
+  local stages=2 tmp
+  [ "$2" -le 64 ] && stages=3
   tmp=$(mktemp -d)
   "$tessera" print ssd-fused --dtype "$1" --dstate "$2" --headdim "$3" \
     --options "$4" > "$tmp/k.mlir"
-  "$compile" "$tmp/k.mlir" --target sm_90a --stages 2 -o "$tmp/k.ptx" \
+  "$compile" "$tmp/k.mlir" --target sm_90a --stages "$stages" -o "$tmp/k.ptx" \
     --info "$tmp/k.json"
   local name
   name=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' "$tmp/k.json" | head -n 1)

@@ -19,6 +19,14 @@
 // RUN: %ptxas -arch=sm_90a -v %t.conv.ptx -o %t.conv.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print ssd --dtype bf16 | tile-compile - --target sm_90a -o %t.ssd.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssd.ptx -o %t.ssd.cubin 2>&1 | FileCheck %s --check-prefix=ACCEPTED
+// The fused SSD forward the GPU runs, as the kernel library builds it: on
+// Tensor Cores (wgmma), accepted, no wgmma serialized.
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 -o %t.ssdf.ptx
+// RUN: FileCheck %s --input-file %t.ssdf.ptx --check-prefix=WGMMA
+// RUN: %ptxas -arch=sm_90a -v %t.ssdf.ptx -o %t.ssdf.cubin 2>&1 | FileCheck %s --check-prefixes=FUSED,NOSERIAL
+// RUN: tessera print ssd-fused --dtype f16 --dstate 64 --options all | tile-compile - --target sm_90a --stages 2 -o %t.ssdf64.ptx
+// RUN: FileCheck %s --input-file %t.ssdf64.ptx --check-prefix=WGMMA
+// RUN: %ptxas -arch=sm_90a -v %t.ssdf64.ptx -o %t.ssdf64.cubin 2>&1 | FileCheck %s --check-prefixes=FUSED,NOSERIAL
 
 // NOSERIAL-NOT: serialized
 // NOSPILL-NOT: error
@@ -30,3 +38,10 @@
 // ACCEPTED-NOT: error
 // ACCEPTED: Compiling entry function 'ssd_chunk_state
 // ACCEPTED-NOT: error
+// WGMMA: wgmma.mma_async.sync.aligned.m64n64k16.f32
+// The fused kernel still spills a few hundred bytes at dstate 128 (255
+// registers; bench/RESULTS.md): accepted, not yet spill-free.
+// FUSED-NOT: error
+// FUSED: Compiling entry function 'ssd_fused_
+// FUSED: Used {{[0-9]+}} registers
+// FUSED-NOT: error

@@ -80,3 +80,27 @@ tile.kernel @fallbacks(%a: !tile.view<?x?xbf16>, %f: !tile.view<?x?xf32>, %c: !t
   %e = tile.mma %fa, %fb, %d : tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>
   tile.store %e, %c[%i, %i] : tensor<64x64xf32> -> !tile.view<?x?xf32>
 }
+
+// -----
+
+// Transposed operands are written to shared memory as loaded and read
+// transposed by wgmma: A^T (stored K x M, M-major) and B^T (stored N x K,
+// K-major); the permutes are left dead.
+// CHECK-LABEL: tile.kernel @transposed
+// CHECK: %[[LA:.*]] = tile.load {{.*}} -> tensor<64x128xbf16
+// CHECK: %[[LB:.*]] = tile.load {{.*}} -> tensor<64x64xbf16
+// CHECK: %[[AT:.*]] = tile.local_alloc %[[LA]] : tensor<64x128xbf16, #{{.*}}> -> !tile.smem<64x128xbf16, #tile.nvmma_shared<swizzle = 128>>
+// CHECK: %[[BT:.*]] = tile.local_alloc %[[LB]] : tensor<64x64xbf16, #{{.*}}> -> !tile.smem<64x64xbf16, #tile.nvmma_shared<swizzle = 128>>
+// CHECK: tile.warpgroup_mma %[[AT]] transposed, %[[BT]] transposed, %{{.*}} : !tile.smem<64x128xbf16, {{.*}}>, !tile.smem<64x64xbf16, {{.*}}>, tensor<128x64xf32
+// SM80-LABEL: tile.kernel @transposed
+// SM80: tile.permute
+tile.kernel @transposed(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) {
+  %i = tile.program_id x : index
+  %ta = tile.load %a[%i, %i] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+  %tb = tile.load %a[%i, %i] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %at = tile.permute %ta [1, 0] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+  %bt = tile.permute %tb [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x64xf32>
+  %d = tile.mma %at, %bt, %z : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+  tile.store %d, %c[%i, %i] : tensor<128x64xf32> -> !tile.view<?x?xf32>
+}

@@ -101,3 +101,44 @@ tile.kernel @scores(%c: !tile.view<?x?xf32>, %v: !tile.view<?x?xf32>, %w: !tile.
   %buf = tile.local_alloc %t : tensor<64x64xbf16, #bl> -> !tile.smem<64x64xbf16, #tile.nvmma_shared<swizzle = 128>>
   tile.store %p, %c[%c0, %c0] : tensor<64x64xf32, #bl> -> !tile.view<?x?xf32>
 }
+
+// -----
+
+#blocked = #tile.blocked<spt = [1, 8], tpw = [8, 4], wpc = [4, 1], order = [1, 0]>
+#mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+
+// A state updated by mma each iteration (the SSD forward's) is carried in
+// the accumulator's layout even though it has other uses: the decay scaling
+// runs in that layout and feeds the mma directly, the bf16 copy for the
+// other use is rounded there, and no conversion is left (the store takes
+// the accumulator's layout).
+// CHECK-LABEL: tile.kernel @state_loop
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[H:.*]] = %{{.*}}) -> (tensor<64x64xf32, #[[MMA:mma[0-9]*]]>)
+// CHECK-NOT: tile.convert_layout
+// CHECK:   %[[T:.*]] = arith.truncf %[[H]] : tensor<64x64xf32, #[[MMA]]> to tensor<64x64xbf16, #[[MMA]]>
+// CHECK:   tile.local_alloc %[[T]]
+// CHECK:   %[[S:.*]] = arith.mulf %[[H]], %{{.*}} : tensor<64x64xf32, #[[MMA]]>
+// CHECK:   %[[D:.*]] = tile.warpgroup_mma %{{.*}}, %{{.*}}, %[[S]]
+// CHECK:   %[[W:.*]] = tile.warpgroup_mma_wait %[[D]]
+// CHECK:   scf.yield %[[W]] : tensor<64x64xf32, #[[MMA]]>
+// CHECK: tile.store %[[R]], {{.*}} : tensor<64x64xf32, #[[MMA]]>
+#nv = #tile.nvmma_shared<swizzle = 128>
+tile.kernel @state_loop(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #blocked>
+  %decay = arith.constant dense<0.5> : tensor<64x64xf32, #blocked>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%h = %z) -> (tensor<64x64xf32, #blocked>) {
+    %hb = arith.truncf %h : tensor<64x64xf32, #blocked> to tensor<64x64xbf16, #blocked>
+    %sh = tile.local_alloc %hb : tensor<64x64xbf16, #blocked> -> !tile.smem<64x64xbf16, #nv>
+    %ta = tile.load %a[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #blocked>
+    %sa = tile.local_alloc %ta : tensor<64x64xbf16, #blocked> -> !tile.smem<64x64xbf16, #nv>
+    %scaled = arith.mulf %decay, %h : tensor<64x64xf32, #blocked>
+    %acc = tile.convert_layout %scaled : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+    %d = tile.warpgroup_mma %sa, %sh, %acc : !tile.smem<64x64xbf16, #nv>, !tile.smem<64x64xbf16, #nv>, tensor<64x64xf32, #mma>
+    %w = tile.warpgroup_mma_wait %d pending 0 : tensor<64x64xf32, #mma>
+    %back = tile.convert_layout %w : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    scf.yield %back : tensor<64x64xf32, #blocked>
+  }
+  tile.store %r, %c[%c0, %c0] : tensor<64x64xf32, #blocked> -> !tile.view<?x?xf32>
+}

@@ -160,3 +160,36 @@ tile.kernel @wgmma_plain() {
   // expected-error @+1 {{operands need #tile.nvmma_shared layouts}}
   %d = tile.warpgroup_mma %a, %b, %z : !tile.smem<64x64xbf16, #nv>, !tile.smem<64x64xbf16>, tensor<64x64xf32, #mma>
 }
+
+// -----
+
+#nv = #tile.nvmma_shared<swizzle = 128>
+tile.kernel @tma_rank4(%x: !tile.view<?x?x?x?xbf16>, %i: index) {
+  %s = tile.local_alloc : !tile.smem<64x64xbf16, #nv>
+  %bars = tile.barrier_alloc count 1 : !tile.smem<1xi64>
+  // expected-error @+1 {{TMA copies from 2-D views here; a rank-4 view needs cp_async}}
+  tile.async_load %x[%i, %i, %i, %i] into %s, %bars[%i] rows(1) : !tile.view<?x?x?x?xbf16> -> !tile.smem<64x64xbf16, #nv>, !tile.smem<1xi64>
+}
+
+// -----
+
+#nv = #tile.nvmma_shared<swizzle = 128>
+tile.kernel @rows_last(%x: !tile.view<?x?x?x?xbf16>, %i: index) {
+  %s = tile.local_alloc : !tile.smem<64x64xbf16, #nv>
+  %bars = tile.barrier_alloc count 128 : !tile.smem<1xi64>
+  // expected-error @+1 {{rows(3) must name a dimension before the last of the rank-4 view}}
+  tile.async_load %x[%i, %i, %i, %i] into %s, %bars[%i] rows(3) cp_async : !tile.view<?x?x?x?xbf16> -> !tile.smem<64x64xbf16, #nv>, !tile.smem<1xi64>
+}
+
+// -----
+
+#nv = #tile.nvmma_shared<swizzle = 128>
+#mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+tile.kernel @wgmma_transposed_shapes() {
+  %a = tile.local_alloc : !tile.smem<64x128xbf16, #nv>
+  %b = tile.local_alloc : !tile.smem<64x64xbf16, #nv>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  // A stored 64 x 128 and read transposed is 128 x 64: M = 128, not 64.
+  // expected-error @+1 {{shapes do not compose: '!tile.smem<64x128xbf16, #tile.nvmma_shared<swizzle = 128>>' (transposed) * '!tile.smem<64x64xbf16, #tile.nvmma_shared<swizzle = 128>>' + 'tensor<64x64xf32, #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>>'}}
+  %d = tile.warpgroup_mma %a transposed, %b, %z : !tile.smem<64x128xbf16, #nv>, !tile.smem<64x64xbf16, #nv>, tensor<64x64xf32, #mma>
+}

@@ -299,3 +299,30 @@ tile.kernel @dead_code(%x: !tile.view<?xf32>, %i: index) {
   tile.store %t, %x[%i] : tensor<64xf32> -> !tile.view<?xf32>
   tile.return
 }
+
+// -----
+
+// A second local_alloc of the same tile with the same type reads the first
+// buffer; a different swizzle is a different buffer.
+// CHECK-LABEL: tile.kernel @same_tile_once(
+#bl = #tile.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#nv = #tile.nvmma_shared<swizzle = 128>
+#nv64 = #tile.nvmma_shared<swizzle = 64>
+tile.kernel @same_tile_once(%x: !tile.view<?x?xbf16>, %y: !tile.view<?x?xbf16>, %i: index) {
+  // CHECK: %[[T:.*]] = tile.load
+  // CHECK-NEXT: %[[S:.*]] = tile.local_alloc %[[T]] : {{.*}} -> !tile.smem<64x64xbf16, #tile.nvmma_shared<swizzle = 128>>
+  // CHECK-NEXT: %[[R:.*]] = tile.local_load %[[S]]
+  // CHECK-NEXT: %[[W:.*]] = tile.local_alloc %[[T]] : {{.*}} -> !tile.smem<64x64xbf16, #tile.nvmma_shared<swizzle = 64>>
+  // CHECK-NEXT: tile.local_load %[[S]]
+  // CHECK-NEXT: tile.local_load %[[W]]
+  %t = tile.load %x[%i, %i] : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #bl>
+  %s1 = tile.local_alloc %t : tensor<64x64xbf16, #bl> -> !tile.smem<64x64xbf16, #nv>
+  %r1 = tile.local_load %s1 : !tile.smem<64x64xbf16, #nv> -> tensor<64x64xbf16, #bl>
+  %s2 = tile.local_alloc %t : tensor<64x64xbf16, #bl> -> !tile.smem<64x64xbf16, #nv>
+  %s3 = tile.local_alloc %t : tensor<64x64xbf16, #bl> -> !tile.smem<64x64xbf16, #nv64>
+  %r2 = tile.local_load %s2 : !tile.smem<64x64xbf16, #nv> -> tensor<64x64xbf16, #bl>
+  %r3 = tile.local_load %s3 : !tile.smem<64x64xbf16, #nv64> -> tensor<64x64xbf16, #bl>
+  %a = arith.addf %r1, %r2 : tensor<64x64xbf16, #bl>
+  %b = arith.addf %a, %r3 : tensor<64x64xbf16, #bl>
+  tile.store %b, %y[%i, %i] : tensor<64x64xbf16, #bl> -> !tile.view<?x?xbf16>
+}

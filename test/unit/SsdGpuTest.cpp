@@ -1,0 +1,237 @@
+//===- SsdGpuTest.cpp - the SSD forward's GPU entry point -----------------===//
+//
+// ssd::validate on every kind of bad argument, the kernel library, and
+// ssd::forward end to end against the fake driver (FakeCuda.cpp): the
+// fused kernel compiled here, found in the library, launched once on the
+// grid (headdim blocks, nheads, batch) with its arguments packed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels-src/ssd/SsdGpu.h"
+#include "kernels-src/ssd/Ssd.h"
+#include "lowering/Compile.h"
+#include "runtime/Ptx.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <dlfcn.h>
+#include <filesystem>
+#include <fstream>
+
+using namespace tessera;
+
+namespace {
+
+#define EXPECT_CONTAINS(haystack, needle)                                      \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos)             \
+      << "  message: " << (haystack)                                           \
+      << "\n  expected to contain: " << (needle)
+
+ssd::Options layer() {
+  ssd::Options o;
+  o.hasD = o.hasDtBias = o.dtSoftplus = true;
+  return o;
+}
+
+/// Well-formed arguments at fake, aligned addresses.
+ssd::DeviceArgs goodArgs(const ssd::Shape &s, const ssd::Options &o,
+                         rt::DevicePtr base = 0x100000) {
+  const int64_t B = s.batch, L = s.seqlen, H = s.nheads, P = s.headdim,
+                N = s.dstate, G = s.ngroups;
+  rt::DevicePtr next = base;
+  auto t = [&](std::vector<int64_t> shape) {
+    ssd::DeviceTensor d{next, shape, {}};
+    next += 0x1000000;
+    return d;
+  };
+  ssd::DeviceArgs a;
+  a.x = t({B, L, H, P});
+  a.dt = t({B, L, H});
+  a.A = t({H});
+  a.B = t({B, L, G, N});
+  a.C = t({B, L, G, N});
+  a.y = t({B, L, H, P});
+  if (o.hasD)
+    a.D = o.dPerChannel ? t({H, P}) : t({H});
+  if (o.hasZ)
+    a.z = t({B, L, H, P});
+  if (o.hasDtBias)
+    a.dtBias = t({H});
+  if (o.hasInitialStates)
+    a.initialStates = t({B, H, P, N});
+  if (o.hasSeqIdx)
+    a.seqIdx = t({B, L});
+  if (o.returnFinalStates)
+    a.finalStates = t({B, H, P, N});
+  return a;
+}
+
+const ssd::Shape kShape{2, 300, 4, 64, 128, 2};
+
+TEST(SsdValidate, AcceptsWellFormedCalls) {
+  EXPECT_EQ(ssd::validate(kShape, layer(), ssd::ElementType::bf16,
+                          goodArgs(kShape, layer())),
+            "");
+  ssd::Options all = layer();
+  all.dPerChannel = all.hasZ = all.hasSeqIdx = all.hasInitialStates =
+      all.returnFinalStates = true;
+  EXPECT_EQ(
+      ssd::validate(kShape, all, ssd::ElementType::f32, goodArgs(kShape, all)),
+      "");
+}
+
+TEST(SsdValidate, RejectsBadShapesAndOptions) {
+  auto check = [](ssd::Shape s, ssd::Options o, const char *needle) {
+    SCOPED_TRACE(needle);
+    EXPECT_CONTAINS(ssd::validate(s, o, ssd::ElementType::bf16, goodArgs(s, o)),
+                    needle);
+  };
+  ssd::Shape s = kShape;
+  s.ngroups = 3;
+  check(s, layer(), "ngroups (3) must divide nheads (4)");
+  s = kShape;
+  s.headdim = 512;
+  check(s, layer(), "headdim and dstate up to 256");
+  s = kShape;
+  s.dstate = 0;
+  check(s, layer(), "dstate must be >= 1, got 0");
+  s = kShape;
+  s.batch = 70000;
+  check(s, layer(), "at most 65535 (grid y and z)");
+  ssd::Options o = layer();
+  o.dtMin = 1.0;
+  o.dtMax = 0.5;
+  check(kShape, o, "dt_min <= dt_max");
+}
+
+TEST(SsdValidate, RejectsBadTensors) {
+  const ssd::Options o = layer();
+  auto check = [&](auto edit, const char *needle) {
+    SCOPED_TRACE(needle);
+    ssd::DeviceArgs a = goodArgs(kShape, o);
+    edit(a);
+    EXPECT_CONTAINS(ssd::validate(kShape, o, ssd::ElementType::bf16, a),
+                    needle);
+  };
+  check([](ssd::DeviceArgs &a) { a.x.ptr = 0; },
+        "x is required (null pointer)");
+  check([](ssd::DeviceArgs &a) { a.y.ptr += 1; },
+        "y is misaligned: its address must be a multiple of 2 bytes");
+  check([](ssd::DeviceArgs &a) { a.dt.ptr += 2; },
+        "dt is misaligned: its address must be a multiple of 4 bytes");
+  check([](ssd::DeviceArgs &a) { a.B.shape[3] = 64; },
+        "B must have shape (2, 300, 2, 128), got (2, 300, 2, 64)");
+  check([](ssd::DeviceArgs &a) { a.z = a.x; },
+        "z was given but its option is off");
+  check(
+      [](ssd::DeviceArgs &a) {
+        a.C.strides = {1, 1, 1};
+      },
+      "C has 3 strides for 4 dimensions");
+  check(
+      [](ssd::DeviceArgs &a) {
+        a.C.strides = {-1, 1, 1, 1};
+      },
+      "C has a negative stride");
+  check([](ssd::DeviceArgs &a) { a.D = ssd::DeviceTensor(); },
+        "D is required (null pointer)");
+}
+
+TEST(SsdKernelLibrary, ExplainsWhatIsMissing) {
+  ssd::KernelLibrary lib;
+  rt::Status st = lib.open("/nonexistent/ssd-kernels");
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "cannot open the kernel library folder");
+
+  auto dir = std::filesystem::temp_directory_path() / "tessera-ssd-empty";
+  std::filesystem::create_directories(dir);
+  ASSERT_TRUE(lib.open(dir.string()).ok);
+  const std::string *ptx = nullptr;
+  const rt::KernelInfo *info = nullptr;
+  st = lib.find("ssd_fused_bf16_q64_p64_n128", ptx, info);
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "is not in the kernel library");
+  EXPECT_CONTAINS(ssd::buildCommand(kShape, layer(), ssd::ElementType::bf16),
+                  "tessera print ssd-fused --dtype bf16 --dstate 128 "
+                  "--headdim 64 --options D,bias,softplus");
+}
+
+/// The fake driver (TESSERA_LIBCUDA) for one test.
+class SsdFakeDriverTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    setenv("TESSERA_LIBCUDA", TESSERA_FAKE_CUDA, 1);
+    handle = dlopen(TESSERA_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle, nullptr) << dlerror();
+    auto reset = reinterpret_cast<void (*)()>(dlsym(handle, "fake_cuda_reset"));
+    get = reinterpret_cast<long long (*)(const char *)>(
+        dlsym(handle, "fake_cuda_get"));
+    paramCount =
+        reinterpret_cast<int (*)()>(dlsym(handle, "fake_cuda_param_count"));
+    ASSERT_TRUE(reset && get && paramCount);
+    reset();
+  }
+  void TearDown() override {
+    runtime.reset();
+    if (handle)
+      dlclose(handle);
+    unsetenv("TESSERA_LIBCUDA");
+  }
+  void *handle = nullptr;
+  long long (*get)(const char *) = nullptr;
+  int (*paramCount)() = nullptr;
+  std::unique_ptr<rt::Runtime> runtime;
+};
+
+TEST_F(SsdFakeDriverTest, ForwardLaunchesTheFusedKernelOnce) {
+  // dstate 256: headdim blocks of 32, so headdim 80 takes three.
+  const ssd::Shape s{3, 500, 6, 80, 256, 3};
+  const ssd::Options o = layer();
+  dsl::KernelModule module;
+  ssd::buildFused(module, s, o, dsl::bf16);
+  std::string error;
+  auto compiled = lowering::compileToPtx(module.module(),
+                                         lowering::CompileOptions{}, &error);
+  ASSERT_TRUE(mlir::succeeded(compiled)) << error;
+  auto dir = std::filesystem::temp_directory_path() / "tessera-ssd-lib";
+  std::filesystem::create_directories(dir);
+  const rt::KernelInfo &info = compiled->kernels.front();
+  std::ofstream(dir / (info.name + ".ptx")) << compiled->ptx;
+  std::ofstream(dir / (info.name + ".json")) << rt::toJson(info);
+  ssd::KernelLibrary lib;
+  ASSERT_TRUE(lib.open(dir.string()).ok);
+  EXPECT_EQ(lib.size(), 1u);
+  EXPECT_EQ(info.name, "ssd_fused_bf16_q64_p32_n256_bias_softplus_D");
+
+  ASSERT_TRUE(rt::Runtime::create(runtime).ok);
+  rt::Status st =
+      ssd::forward(*runtime, lib, s, o, ssd::ElementType::bf16, goodArgs(s, o));
+  ASSERT_TRUE(st.ok) << st.message;
+  EXPECT_EQ(get("launches"), 1);
+  EXPECT_EQ(get("grid_x"), 3); // ceil(80 / 32)
+  EXPECT_EQ(get("grid_y"), 6);
+  EXPECT_EQ(get("grid_z"), 3);
+  // x, dt, A, B, C, dt_bias, D, y as views (pointer, 2 rank values each)
+  // and dt_min, dt_max, heads per group: every PTX parameter passed.
+  EXPECT_EQ(size_t(paramCount()), rt::detail::abiParamSizes(info).size());
+
+  // Bad arguments never reach the driver.
+  ssd::DeviceArgs bad = goodArgs(s, o);
+  bad.A.ptr = 0;
+  st = ssd::forward(*runtime, lib, s, o, ssd::ElementType::bf16, bad);
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "ssd: A is required (null pointer)");
+  EXPECT_EQ(get("launches"), 1);
+
+  // A variant the library lacks: the error says how to build it.
+  ssd::Options withZ = o;
+  withZ.hasZ = true;
+  st = ssd::forward(*runtime, lib, s, withZ, ssd::ElementType::bf16,
+                    goodArgs(s, withZ));
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "is not in the kernel library");
+  EXPECT_CONTAINS(st.message, "--options D,z,bias,softplus");
+}
+
+} // namespace
