@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bench/Half.h"
 #include "kernels-src/ssd/SsdGpu.h"
 #include "kernels-src/ssd/SsdReference.h"
 
@@ -33,46 +34,14 @@
 #include <vector>
 
 using namespace tessera;
+using bench::fromHalf;
+using bench::toHalf;
 
 namespace {
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
-}
-
-uint16_t toHalf(float f, ssd::ElementType t) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  if (t == ssd::ElementType::bf16)
-    return uint16_t((x + 0x7fff + ((x >> 16) & 1)) >> 16);
-  // f16, round to nearest even (inputs here are normal and small).
-  const uint32_t sign = (x >> 16) & 0x8000;
-  int exp = int((x >> 23) & 0xff) - 127 + 15;
-  uint32_t mant = x & 0x7fffff;
-  if (exp <= 0)
-    return uint16_t(sign);
-  uint32_t h = sign | (uint32_t(exp) << 10) | (mant >> 13);
-  uint32_t rest = mant & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
-    ++h;
-  return uint16_t(h);
-}
-
-double fromHalf(uint16_t h, ssd::ElementType t) {
-  if (t == ssd::ElementType::bf16) {
-    uint32_t u = uint32_t(h) << 16;
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-  }
-  const int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  const double sign = (h & 0x8000) ? -1.0 : 1.0;
-  if (exp == 0x1f)
-    return mant ? NAN : sign * INFINITY;
-  if (exp == 0)
-    return sign * std::ldexp(mant, -24);
-  return sign * std::ldexp(1024 + mant, exp - 25);
 }
 
 struct Options {
@@ -185,7 +154,7 @@ int main(int argc, char **argv) {
                          "T] [--options LIST]\n");
     return 2;
   }
-  ssd::KernelLibrary lib;
+  rt::KernelLibrary lib;
   if (rt::Status st = lib.open(opt.lib); !st) {
     std::fprintf(stderr, "%s\n", st.message.c_str());
     return 2;
@@ -215,9 +184,9 @@ int main(int argc, char **argv) {
     for (int64_t i = 0; i < n; ++i) {
       double v = fill(i);
       if (bytes == 2) {
-        uint16_t h = toHalf(float(v), opt.dtype);
+        uint16_t h = toHalf(float(v), opt.dtype == ssd::ElementType::bf16);
         std::memcpy(raw.data() + i * 2, &h, 2);
-        t.host[i] = fromHalf(h, opt.dtype);
+        t.host[i] = fromHalf(h, opt.dtype == ssd::ElementType::bf16);
       } else {
         float f = float(v);
         std::memcpy(raw.data() + i * 4, &f, 4);
@@ -333,7 +302,7 @@ int main(int argc, char **argv) {
     if (act == 2) {
       uint16_t h;
       std::memcpy(&h, yRaw.data() + i * 2, 2);
-      return fromHalf(h, opt.dtype);
+      return fromHalf(h, opt.dtype == ssd::ElementType::bf16);
     }
     float f;
     std::memcpy(&f, yRaw.data() + i * 4, 4);

@@ -20,59 +20,13 @@
 
 #include "dsl/Tessera.h"
 #include "interpreter/Interpreter.h"
+#include "kernels-src/conv/ConvPlan.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace tessera::conv {
-
-struct Shape {
-  int64_t batch = 1, channels = 1, seqlen = 256;
-};
-
-/// FFT size M = seqlen rounded up to a power of two (the packed complex
-/// length; the real FFT size is N = 2M).
-int64_t fftSize(int64_t seqlen);
-
-/// float64 reference: the direct causal convolution (no FFT). u, pre, post,
-/// y are (batch, channels, seqlen) row-major, k is (channels, seqlen); pre
-/// and post may be empty (no gate).
-std::vector<double> reference(const Shape &shape, const std::vector<double> &u,
-                              const std::vector<double> &k,
-                              const std::vector<double> &pre,
-                              const std::vector<double> &post);
-
-/// The kernel's spectrum in the layout the convolution kernels read:
-/// (channels, 4, M) f32, rows P.re, P.im, Q.re, Q.im in natural frequency
-/// order k = 0..M-1. With w = exp(-2 pi i / N), N = 2M, K = FFT_N(k padded
-/// with zeros to N), Kk = K[k], Kr = K[M - k] (K[M] for k = 0):
-///   a  = (1 - i w^k) / 2,     b  = (1 + i w^k) / 2,
-///   a' = (1 + i w^-k) / 2,    b' = (1 - i w^-k) / 2,
-///   P = a' a Kk + b' conj(b') conj(Kr),
-///   Q = a' b Kk + b' conj(a') conj(Kr).
-/// (f is the frequency index here.) Computed in float64 on the host (an
-/// O(N log N) FFT); the caller stores it in an f32 buffer. P and Q carry no
-/// 1/M: the inverse transform's 1/M is applied by the kernels.
-std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
-                                    const std::vector<double> &k);
-
-/// How the FFT of size M is split: `fused` runs everything in one kernel
-/// (factors: the radices of its stages, at most 32 each: one for M <= 32,
-/// two up to 1024, three beyond); otherwise three
-/// passes: an outer FFT of size `outer` over columns, the fused inner FFT of
-/// size M / outer (factors) with the spectrum product, and the inverse outer
-/// FFT.
-struct Plan {
-  int64_t M = 0;
-  bool fused = true;
-  int64_t outer = 1;
-  std::vector<int64_t> factors;
-};
-
-/// The default plan: fused while N = 2M <= 32768, multi-pass beyond.
-/// `forceMultiPass` takes the multi-pass path at any size (for tests).
-Plan plan(int64_t seqlen, bool forceMultiPass = false);
 
 /// A compiled variant.
 struct Config {
@@ -84,6 +38,20 @@ struct Config {
 /// Adds the kernels of `config` for `seqlen` to `module` (the fused kernel,
 /// or the three multi-pass kernels).
 void build(dsl::KernelModule &module, int64_t seqlen, const Config &config);
+
+/// The elementwise kernels of the cuFFT baseline (the convolution as a
+/// PyTorch user writes it: cast to f32, rfft of the zero-padded input,
+/// product with the precomputed spectrum, irfft, cast back), one program
+/// per 1024 elements of a row:
+///   fftconv_cast_pad_<dtype>[_pre](u, [pre], x): x (rows, 2 L) f32 =
+///       pre * u in [0, L), zeros in [L, 2 L); grid (2 L / 1024, rows).
+///   fftconv_mul(X, K, channels): X (rows, L + 1, 2) *= K (channels,
+///       L + 1, 2), complex, row r by channel r % channels;
+///       grid (ceil((L + 1) / 1024), rows).
+///   fftconv_cast_back_<dtype>[_post](x, [post], scale, y): y (rows, L) =
+///       post * scale * x[:, :L]; grid (ceil(L / 1024), rows).
+void buildTorchBaseline(dsl::KernelModule &module, dsl::DType dtype,
+                        bool preGate, bool postGate);
 
 /// Buffers of one call: u, pre, post and y (batch, channels, seqlen), all
 /// exactly Config::dtype; spectrum (channels, 4, M) f32 from

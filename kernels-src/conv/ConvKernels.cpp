@@ -152,14 +152,10 @@ Complex loadComplexRow(const View &v, const std::vector<Scalar> &reIndex,
 
 std::string variantName(const char *kernel, int64_t M, const Config &c,
                         const Plan &p) {
-  std::ostringstream s;
-  s << kernel << "_" << name(c.dtype) << "_M" << M;
-  if (!p.fused)
-    s << "_o" << p.outer;
-  for (int64_t f : p.factors)
-    s << "_" << f;
-  s << (c.preGate ? "_pre" : "") << (c.postGate ? "_post" : "");
-  return s.str();
+  (void)M; // p.M
+  return kernelName(
+      kernel, p, c.dtype == DType::f16 ? ElementType::f16 : ElementType::bf16,
+      c.preGate, c.postGate);
 }
 
 /// u' (or y) of one (batch, channel) as packed complex z[n] = v[2n] + i
@@ -205,10 +201,6 @@ void buildFused(KernelModule &m, const Plan &p, const Config &c) {
     store(y, {b, h, 0, 0}, reshape(cast(out.re, c.dtype), {1, 1, M, 1}));
     store(y, {b, h, 0, 1}, reshape(cast(out.im, c.dtype), {1, 1, M, 1}));
   });
-}
-
-int64_t columnBlock(const Plan &p) {
-  return std::min<int64_t>(64, p.M / p.outer);
 }
 
 void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
@@ -300,18 +292,6 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
 
 /// Splits 2^bits into `count` power-of-two radices as even as possible,
 /// larger first (2^11 = 16 * 16 * 8).
-std::vector<int64_t> radices(int64_t n) {
-  int bits = 0;
-  while ((int64_t(1) << bits) < n)
-    ++bits;
-  int count = std::max(1, (bits + 4) / 5);
-  std::vector<int64_t> out;
-  for (int j = 0; j < count; ++j) {
-    int b = bits / count + (j < bits % count ? 1 : 0);
-    out.push_back(int64_t(1) << b);
-  }
-  return out;
-}
 
 std::string shapeStr(const std::vector<int64_t> &s) {
   std::ostringstream out;
@@ -322,28 +302,52 @@ std::string shapeStr(const std::vector<int64_t> &s) {
 
 } // namespace
 
-int64_t fftSize(int64_t seqlen) {
-  int64_t m = 1;
-  while (m < seqlen)
-    m *= 2;
-  return m;
-}
-
-Plan plan(int64_t seqlen, bool forceMultiPass) {
-  Plan p;
-  p.M = fftSize(seqlen);
-  p.fused = !forceMultiPass && 2 * p.M <= 32768;
-  if (p.fused) {
-    p.factors = radices(p.M);
-    return p;
-  }
-  // An outer radix of 16 or 32 leaves an inner size whose radices are even.
-  int bits = 0;
-  while ((int64_t(1) << bits) < p.M)
-    ++bits;
-  p.outer = std::min<int64_t>(p.M / 2, bits % 2 == 0 ? 16 : 32);
-  p.factors = radices(p.M / p.outer);
-  return p;
+void buildTorchBaseline(KernelModule &m, DType dtype, bool preGate,
+                        bool postGate) {
+  const int64_t T = 1024;
+  const std::string d = name(dtype);
+  std::vector<Param> p1 = {view("u", dtype, 2)};
+  if (preGate)
+    p1.push_back(view("pre", dtype, 2));
+  p1.push_back(view("x", f32, 2));
+  m.kernel(
+      "fftconv_cast_pad_" + d + (preGate ? "_pre" : ""), p1,
+      [&](KernelArgs &args) {
+        Scalar j = program_id(0), r = program_id(1);
+        // Past the end of u the masked load reads zeros: the padding.
+        Tile v = cast(load(args["u"], {r, j}, {1, T}, {.padding = 0.0}), f32);
+        if (preGate)
+          v = v *
+              cast(load(args["pre"], {r, j}, {1, T}, {.padding = 0.0}), f32);
+        store(args["x"], {r, j}, v);
+      });
+  m.kernel("fftconv_mul",
+           {view("X", f32, 3), view("K", f32, 3), scalar("channels", index)},
+           [&](KernelArgs &args) {
+             Scalar j = program_id(0), r = program_id(1);
+             Scalar h = r % args["channels"];
+             View X = args["X"], K = args["K"];
+             auto part = [&](const View &v, const Scalar &row, int c) {
+               return load(v, {row, j, Scalar(int64_t(c))}, {1, T, 1});
+             };
+             Tile xr = part(X, r, 0), xi = part(X, r, 1);
+             Tile kr = part(K, h, 0), ki = part(K, h, 1);
+             store(X, {r, j, Scalar(int64_t(0))}, xr * kr - xi * ki);
+             store(X, {r, j, Scalar(int64_t(1))}, xr * ki + xi * kr);
+           });
+  std::vector<Param> p3 = {view("x", f32, 2)};
+  if (postGate)
+    p3.push_back(view("post", dtype, 2));
+  p3.push_back(scalar("scale", f32));
+  p3.push_back(view("y", dtype, 2));
+  m.kernel("fftconv_cast_back_" + d + (postGate ? "_post" : ""), p3,
+           [&](KernelArgs &args) {
+             Scalar j = program_id(0), r = program_id(1);
+             Tile v = load(args["x"], {r, j}, {1, T}) * args["scale"];
+             if (postGate)
+               v = v * cast(load(args["post"], {r, j}, {1, T}), f32);
+             store(args["y"], {r, j}, cast(v, dtype));
+           });
 }
 
 void build(KernelModule &module, int64_t seqlen, const Config &config) {

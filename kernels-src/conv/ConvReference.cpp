@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kernels-src/conv/Conv.h"
+#include "kernels-src/conv/ConvPlan.h"
 
 #include <cmath>
 #include <complex>

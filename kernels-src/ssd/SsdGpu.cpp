@@ -2,64 +2,10 @@
 
 #include "kernels-src/ssd/SsdGpu.h"
 
-#include <dirent.h>
-#include <fstream>
 #include <sstream>
 
 namespace tessera::ssd {
 namespace {
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string shapeStr(const std::vector<int64_t> &s) {
-  std::ostringstream out;
-  out << "(";
-  for (size_t i = 0; i < s.size(); ++i)
-    out << (i ? ", " : "") << s[i];
-  return out.str() + ")";
-}
-
-/// One tensor: present iff `wanted`, of `shape`, aligned to `bytes`, with
-/// non-negative strides (as many as dimensions).
-std::string checkTensor(const char *name, const DeviceTensor &t, bool wanted,
-                        int64_t bytes, const std::vector<int64_t> &shape) {
-  const std::string n(name);
-  if (!wanted)
-    return t.ptr || !t.shape.empty() ? n + " was given but its option is off"
-                                     : "";
-  if (!t.ptr)
-    return n + " is required (null pointer)";
-  if (t.ptr % uint64_t(bytes) != 0)
-    return n + " is misaligned: its address must be a multiple of " +
-           std::to_string(bytes) + " bytes";
-  if (t.shape != shape)
-    return n + " must have shape " + shapeStr(shape) + ", got " +
-           shapeStr(t.shape);
-  if (!t.strides.empty()) {
-    if (t.strides.size() != shape.size())
-      return n + " has " + std::to_string(t.strides.size()) + " strides for " +
-             std::to_string(shape.size()) + " dimensions";
-    for (int64_t s : t.strides)
-      if (s < 0)
-        return n + " has a negative stride";
-  }
-  return "";
-}
-
-rt::Arg viewOf(const DeviceTensor &t) {
-  std::vector<int64_t> strides = t.strides;
-  if (strides.empty()) {
-    strides.assign(t.shape.size(), 1);
-    for (int64_t d = int64_t(t.shape.size()) - 2; d >= 0; --d)
-      strides[d] = strides[d + 1] * t.shape[d + 1];
-  }
-  return rt::ViewArg{t.ptr, t.shape, strides};
-}
 
 std::string optionList(const Options &o) {
   std::string s;
@@ -79,61 +25,6 @@ std::string optionList(const Options &o) {
 }
 
 } // namespace
-
-rt::Status KernelLibrary::open(const std::string &dir) {
-  folder = dir;
-  kernels.clear();
-  DIR *d = opendir(dir.c_str());
-  if (!d)
-    return rt::Status::error("ssd: cannot open the kernel library folder '" +
-                             dir + "'");
-  std::vector<std::string> names;
-  while (dirent *e = readdir(d)) {
-    std::string name = e->d_name;
-    if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0)
-      names.push_back(name.substr(0, name.size() - 5));
-  }
-  closedir(d);
-  for (const std::string &base : names) {
-    std::string error;
-    // A description file may hold several kernels, one JSON object each.
-    std::string text = readFile(dir + "/" + base + ".json");
-    std::string ptx = readFile(dir + "/" + base + ".ptx");
-    if (ptx.empty())
-      return rt::Status::error("ssd: " + dir + "/" + base +
-                               ".json has no PTX next to it");
-    size_t at = 0;
-    while ((at = text.find('{', at)) != std::string::npos) {
-      int depth = 0;
-      size_t end = at;
-      for (; end < text.size(); ++end) {
-        depth += text[end] == '{' ? 1 : text[end] == '}' ? -1 : 0;
-        if (depth == 0)
-          break;
-      }
-      auto info = rt::fromJson(text.substr(at, end + 1 - at), &error);
-      if (!info)
-        return rt::Status::error("ssd: bad kernel description in " + dir + "/" +
-                                 base + ".json: " + error);
-      kernels[info->name] = {ptx, *info};
-      at = end + 1;
-    }
-  }
-  return rt::Status::success();
-}
-
-rt::Status KernelLibrary::find(const std::string &kernel,
-                               const std::string *&ptx,
-                               const rt::KernelInfo *&info) const {
-  auto it = kernels.find(kernel);
-  if (it == kernels.end())
-    return rt::Status::error(
-        "ssd: kernel " + kernel + " is not in the kernel library '" + folder +
-        "' (" + std::to_string(kernels.size()) + " kernels)");
-  ptx = &it->second.first;
-  info = &it->second.second;
-  return rt::Status::success();
-}
 
 std::string buildCommand(const Shape &s, const Options &o, ElementType t) {
   std::string name = fusedKernelName(fusedVariantFor(s, o, t));
@@ -175,7 +66,7 @@ std::string validate(const Shape &s, const Options &o, ElementType dtype,
   auto check = [&](const char *n, const DeviceTensor &t, bool want,
                    int64_t bytes, std::vector<int64_t> shape) {
     if (err.empty())
-      err = checkTensor(n, t, want, bytes, shape);
+      err = checkDeviceTensor(n, t, want, bytes, shape);
   };
   check("x", a.x, true, act, {Bt, L, H, P});
   check("dt", a.dt, true, 4, {Bt, L, H});
@@ -232,23 +123,22 @@ rt::Status forward(rt::Runtime &runtime, const KernelLibrary &library,
               std::to_string(b) + " decreases at position " +
               std::to_string(t));
   }
-  std::vector<rt::Arg> args = {viewOf(a.x), viewOf(a.dt), viewOf(a.A),
-                               viewOf(a.B), viewOf(a.C)};
+  std::vector<rt::Arg> args = {a.x.view(), a.dt.view(), a.A.view(), a.B.view(),
+                               a.C.view()};
   if (v.dtBias)
-    args.push_back(viewOf(a.dtBias));
+    args.push_back(a.dtBias.view());
   if (v.seqIdx)
-    args.push_back(viewOf(a.seqIdx));
+    args.push_back(a.seqIdx.view());
   if (v.D)
-    args.push_back(viewOf(a.D));
+    args.push_back(a.D.view());
   if (v.z)
-    args.push_back(viewOf(a.z));
+    args.push_back(a.z.view());
   if (v.initialStates)
-    args.push_back(viewOf(a.initialStates));
-  args.insert(args.end(),
-              {rt::Arg(o.dtMin), rt::Arg(o.dtMax),
-               rt::Arg(int64_t(s.nheads / s.ngroups)), viewOf(a.y)});
+    args.push_back(a.initialStates.view());
+  args.insert(args.end(), {rt::Arg(o.dtMin), rt::Arg(o.dtMax),
+                           rt::Arg(int64_t(s.nheads / s.ngroups)), a.y.view()});
   if (v.finalStates)
-    args.push_back(viewOf(a.finalStates));
+    args.push_back(a.finalStates.view());
   const int64_t Pb = v.headdimTile;
   return runtime.launch(*ptx, *info,
                         {(s.headdim + Pb - 1) / Pb, s.nheads, s.batch}, args,

@@ -5,7 +5,7 @@
 // library (a folder of PTX files and their kernel descriptions, built by
 // `tessera print ssd-fused | tile-compile`; the GPU host has no compiler).
 //
-//   ssd::KernelLibrary lib;
+//   rt::KernelLibrary lib;
 //   if (rt::Status st = lib.open("build/ssd-kernels"); !st) ...
 //   ssd::DeviceArgs a;
 //   a.x = {xPtr, {B, L, H, P}};            // strides default to row-major
@@ -21,7 +21,9 @@
 #ifndef TESSERA_KERNELS_SSD_SSDGPU_H
 #define TESSERA_KERNELS_SSD_SSDGPU_H
 
+#include "kernels-src/common/DeviceTensor.h"
 #include "kernels-src/ssd/SsdVariant.h"
+#include "runtime/KernelLibrary.h"
 #include "runtime/Runtime.h"
 
 #include <map>
@@ -30,12 +32,7 @@
 
 namespace tessera::ssd {
 
-/// A tensor in device memory: elements at ptr + sum(index[d] * strides[d]).
-/// Empty strides mean row-major (contiguous).
-struct DeviceTensor {
-  rt::DevicePtr ptr = 0;
-  std::vector<int64_t> shape, strides;
-};
+using tessera::DeviceTensor;
 
 /// The tensors of one call, laid out as SsdVariant.h's HostInputs: x, z, y
 /// (batch, seqlen, nheads, headdim) and B, C (batch, seqlen, ngroups,
@@ -48,21 +45,7 @@ struct DeviceArgs {
       finalStates;
 };
 
-/// Compiled kernels by name, read from a folder of <name>.ptx files with
-/// their descriptions (<name>.json, as tile-compile --info writes them).
-class KernelLibrary {
-public:
-  rt::Status open(const std::string &folder);
-  /// The PTX and description of `kernel`, or an error naming the folder
-  /// and the command that builds the missing variant.
-  rt::Status find(const std::string &kernel, const std::string *&ptx,
-                  const rt::KernelInfo *&info) const;
-  size_t size() const { return kernels.size(); }
-
-private:
-  std::string folder;
-  std::map<std::string, std::pair<std::string, rt::KernelInfo>> kernels;
-};
+using rt::KernelLibrary;
 
 /// Checks a call without touching the GPU: shapes, options, dtypes (by
 /// shape only: the element type is the caller's), pointers (non-null for

@@ -29,7 +29,7 @@ if [ ! -d "$cases" ]; then # the bundle ships them compressed
   cases=$unpacked/cases
 fi
 run gpu-cases "$here/tessera-gpu-run" "$cases"
-# SKIP_GEMM=1 leaves the GEMM checks and timings out (quicker SSD runs).
+# SKIP_GEMM=1, SKIP_SSD=1, SKIP_CONV=1 leave those checks and timings out.
 if [ -x "$here/tessera-gemm-bench" ] && [ -z "${SKIP_GEMM:-}" ]; then
   # Correctness against the float64 GPU reference at every size, timing
   # against cuBLAS in the same run.
@@ -66,7 +66,7 @@ if [ -x "$here/tessera-gemm-bench" ] && [ -z "${SKIP_GEMM:-}" ]; then
   fi
 fi
 
-if [ -x "$here/tessera-ssd-bench" ]; then
+if [ -x "$here/tessera-ssd-bench" ] && [ -z "${SKIP_SSD:-}" ]; then
   # The Mamba-2 SSD forward through ssd::forward: each run checks sampled
   # (batch, head) pairs against the float64 recurrence (outputs poisoned
   # first), then times the forward.
@@ -89,6 +89,38 @@ if [ -x "$here/tessera-ssd-bench" ]; then
   for v in 2.7b n64 n256 2x16k h64g8 all-bf16 all-bf16-hd80 none-bf16 layer-f16 all-f16 layer-f32 all-f32; do
     echo "== ssd-$v"; cat "$logs/ssd-$v.log"
   done
+fi
+
+if [ -x "$here/tessera-conv-bench" ] && [ -z "${SKIP_CONV:-}" ]; then
+  # The long convolution through conv::prepare and conv::convolve, against
+  # the float64 direct convolution on sampled rows (outputs poisoned first).
+  convlib=$(mktemp -d)
+  tar xzf "$here/conv-kernels.tgz" -C "$convlib"
+  conv() { run "conv-$1" "$here/tessera-conv-bench" --lib "$convlib/conv-kernels" "${@:2}"; }
+  # Every power-of-two length, both element types, with and without gates;
+  # constant and impulse inputs at a short and a long length.
+  for len in 256 512 1024 2048 4096 8192 16384 32768 65536; do
+    for dt in bf16 f16; do
+      for g in none pre,post; do
+        conv "check-$len-$dt-${g/,/}" --batch 2 --channels 4 --seqlen "$len" --dtype "$dt" --gates "$g" --rows 3 --no-time
+      done
+    done
+  done
+  for len in 1024 65536; do
+    for in in constant impulse; do
+      conv "check-$len-$in" --batch 1 --channels 3 --seqlen "$len" --input "$in" --no-time
+    done
+  done
+  # The benchmark: batch 16 x 768 channels at 1K, 2K, 4K, 16K, batch 4 at
+  # 64K, both element types, no gates; ours and the cuFFT path in one run.
+  for dt in bf16 f16; do
+    for len in 1024 2048 4096 16384; do
+      conv "bench-$len-$dt" --batch 16 --channels 768 --seqlen "$len" --dtype "$dt"
+    done
+    conv "bench-65536-$dt" --batch 4 --channels 768 --seqlen 65536 --dtype "$dt"
+  done
+  grep -h "^check\|^FAIL" "$logs"/conv-check-*.log
+  for f in "$logs"/conv-bench-*.log; do echo "== $(basename "$f" .log)"; cat "$f"; done
 fi
 
 echo "== failures =="

@@ -139,7 +139,7 @@ TEST(SsdValidate, RejectsBadTensors) {
 }
 
 TEST(SsdKernelLibrary, ExplainsWhatIsMissing) {
-  ssd::KernelLibrary lib;
+  rt::KernelLibrary lib;
   rt::Status st = lib.open("/nonexistent/ssd-kernels");
   EXPECT_FALSE(st.ok);
   EXPECT_CONTAINS(st.message, "cannot open the kernel library folder");
@@ -199,7 +199,7 @@ TEST_F(SsdFakeDriverTest, ForwardLaunchesTheFusedKernelOnce) {
   const rt::KernelInfo &info = compiled->kernels.front();
   std::ofstream(dir / (info.name + ".ptx")) << compiled->ptx;
   std::ofstream(dir / (info.name + ".json")) << rt::toJson(info);
-  ssd::KernelLibrary lib;
+  rt::KernelLibrary lib;
   ASSERT_TRUE(lib.open(dir.string()).ok);
   EXPECT_EQ(lib.size(), 1u);
   EXPECT_EQ(info.name, "ssd_fused_bf16_q64_p32_n256_bias_softplus_D");

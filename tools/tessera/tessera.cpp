@@ -37,6 +37,8 @@ int usage() {
                "       tessera print ssd-fused [--dtype T] [--dstate N] "
                "[--headdim P] [--options "
                "layer|all|none|D,Dpc,z,bias,softplus,seq,h0,hT]\n"
+               "       tessera print conv [--dtype T] [--seqlen L] [--gates "
+               "none|pre|post|pre,post]\n"
                "       tessera print gemm|softmax|ssd|conv|conv-multipass "
                "[--dtype T]\n"
                "       tessera demo [--seed N]\n";
@@ -408,6 +410,8 @@ int main(int argc, char **argv) {
   bool tileSet = false;
   int64_t dstate = 128, headdim = 64;
   std::string optionSet = "layer";
+  int64_t seqlen = 1024;
+  std::string gateSet;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--dtype" && i + 1 < argc) {
@@ -428,6 +432,10 @@ int main(int argc, char **argv) {
       dstate = std::strtoll(argv[++i], nullptr, 10);
     } else if (arg == "--headdim" && i + 1 < argc) {
       headdim = std::strtoll(argv[++i], nullptr, 10);
+    } else if (arg == "--seqlen" && i + 1 < argc) {
+      seqlen = std::strtoll(argv[++i], nullptr, 10);
+    } else if (arg == "--gates" && i + 1 < argc) {
+      gateSet = argv[++i];
     } else if (arg == "--options" && i + 1 < argc) {
       optionSet = argv[++i];
     } else if (arg == "--seed" && i + 1 < argc) {
@@ -457,10 +465,30 @@ int main(int argc, char **argv) {
                     gemm::Config{dtype, dsl::f32, tile[0], tile[1], tile[2]});
       else if (kernel == "softmax")
         softmax::build(module, softmax::Config{dtype, 4, 128});
-      else if (kernel == "conv")
-        // seqlen 1024 (M = 32 x 32), both gates, fused.
-        conv::build(module, 1024, conv::Config{dtype, true, true, false});
-      else if (kernel == "conv-multipass")
+      else if (kernel == "conv-baseline") {
+        // The cuFFT baseline's elementwise kernels (conv::buildTorchBaseline).
+        std::string gates = gateSet.empty() ? "none" : gateSet;
+        conv::buildTorchBaseline(module, dtype,
+                                 gates.find("pre") != std::string::npos,
+                                 gates.find("post") != std::string::npos);
+      } else if (kernel == "conv") {
+        // The plan of --seqlen (default 1024: M = 32 x 32, fused), gates
+        // from --gates (default both).
+        std::string gates = gateSet.empty() ? "pre,post" : gateSet;
+        if (gates != "none" && gates != "pre" && gates != "post" &&
+            gates != "pre,post") {
+          std::cerr << "error: --gates is none, pre, post or pre,post\n";
+          return 2;
+        }
+        if (seqlen < 2 || seqlen > 65536) {
+          std::cerr << "error: --seqlen must be in [2, 65536]\n";
+          return 2;
+        }
+        conv::build(module, seqlen,
+                    conv::Config{dtype, gates.find("pre") != std::string::npos,
+                                 gates.find("post") != std::string::npos,
+                                 false});
+      } else if (kernel == "conv-multipass")
         conv::build(module, 1024, conv::Config{dtype, false, false, true});
       else if (kernel == "ssd") {
         // Every option on, headdim 64, dstate 128, chunk 64.

@@ -1,0 +1,157 @@
+//===- ConvGpu.cpp - butterfly long convolution on the GPU ----------------===//
+
+#include "kernels-src/conv/ConvGpu.h"
+
+namespace tessera::conv {
+
+size_t workspaceBytes(const Shape &s) {
+  Plan p = plan(s.seqlen);
+  // The multi-pass work buffer: (batch, channels, 2, outer, inner) f32.
+  return p.fused ? 0 : size_t(s.batch * s.channels * 2 * p.M) * 4;
+}
+
+rt::Status prepare(rt::Runtime &runtime, const Shape &s, const DeviceTensor &k,
+                   const DeviceTensor &spectrum) {
+  const int64_t H = s.channels, L = s.seqlen, M = fftSize(L);
+  if (H < 1 || L < 2 || L > 65536)
+    return rt::Status::error(
+        "conv: prepare needs channels >= 1 and seqlen in [2, 65536]");
+  for (std::string err :
+       {checkDeviceTensor("k", k, true, 4, {H, L}),
+        checkDeviceTensor("spectrum", spectrum, true, 4, {H, 4, M})})
+    if (!err.empty())
+      return rt::Status::error("conv: " + err);
+  if (!k.strides.empty() || !spectrum.strides.empty())
+    return rt::Status::error("conv: prepare takes row-major k and spectrum");
+  std::vector<float> host(size_t(H * L));
+  if (rt::Status st = runtime.copyToHost(host.data(), k.ptr, host.size() * 4);
+      !st)
+    return st;
+  std::vector<double> kd(host.begin(), host.end());
+  std::vector<double> spec = prepareSpectrum(H, L, kd);
+  std::vector<float> out(spec.begin(), spec.end());
+  return runtime.copyToDevice(spectrum.ptr, out.data(), out.size() * 4);
+}
+
+std::string validate(const Shape &s, ElementType dtype, Gates g,
+                     const ConvArgs &a) {
+  if (s.batch < 1 || s.channels < 1)
+    return "batch and channels must be >= 1";
+  if (s.seqlen < 2 || s.seqlen > 65536)
+    return "seqlen must be in [2, 65536], got " + std::to_string(s.seqlen);
+  if (s.channels > 65535 || s.batch > 65535)
+    return "channels and batch must be at most 65535 (grid), got " +
+           std::to_string(s.channels) + " and " + std::to_string(s.batch);
+  const Plan p = plan(s.seqlen);
+  if (p.fused && s.seqlen % 2 != 0)
+    return "odd seqlen (" + std::to_string(s.seqlen) +
+           ") is not supported on the GPU: the kernel reads pairs of "
+           "samples; pad to an even length";
+  if (!p.fused && s.seqlen != p.M)
+    return "seqlen above 16384 must be a power of two on the GPU, got " +
+           std::to_string(s.seqlen);
+  const int64_t B = s.batch, H = s.channels, L = s.seqlen;
+  std::string err;
+  auto check = [&](const char *n, const DeviceTensor &t, bool want,
+                   int64_t bytes, std::vector<int64_t> shape) {
+    if (err.empty())
+      err = checkDeviceTensor(n, t, want, bytes, shape);
+    if (err.empty() && want && !t.strides.empty() && t.strides.back() != 1)
+      err = std::string(n) + " must be contiguous along the sequence";
+  };
+  (void)dtype; // both element types are 2 bytes
+  check("u", a.u, true, 2, {B, H, L});
+  check("spectrum", a.spectrum, true, 4, {H, 4, p.M});
+  check("pre", a.pre, g.pre, 2, {B, H, L});
+  check("post", a.post, g.post, 2, {B, H, L});
+  check("y", a.y, true, 2, {B, H, L});
+  if (err.empty() && !a.spectrum.strides.empty())
+    err = "spectrum must be row-major";
+  if (!err.empty())
+    return err;
+  if (!p.fused) {
+    if (!a.workspace || a.workspaceSize < workspaceBytes(s))
+      return "this length runs in three passes and needs a workspace of " +
+             std::to_string(workspaceBytes(s)) + " bytes";
+    if (a.workspace % 16 != 0)
+      return "the workspace must be 16-byte aligned";
+  }
+  return "";
+}
+
+std::string buildCommand(int64_t seqlen, ElementType dtype, Gates g) {
+  std::string gates = g.pre && g.post ? "pre,post"
+                      : g.pre         ? "pre"
+                      : g.post        ? "post"
+                                      : "none";
+  return "tessera print conv --dtype " + std::string(name(dtype)) +
+         " --seqlen " + std::to_string(seqlen) + " --gates " + gates +
+         " | tile-compile - -o K.ptx --info K.json";
+}
+
+rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
+                    const Shape &s, ElementType dtype, Gates g,
+                    const ConvArgs &a) {
+  if (std::string err = validate(s, dtype, g, a); !err.empty())
+    return rt::Status::error("conv: " + err);
+  const Plan p = plan(s.seqlen);
+  const int64_t B = s.batch, H = s.channels, L = s.seqlen, M = p.M;
+  auto launch = [&](const char *kernel, const std::vector<rt::Arg> &args,
+                    std::array<int64_t, 3> grid) {
+    const std::string name = kernelName(kernel, p, dtype, g.pre, g.post);
+    const std::string *ptx = nullptr;
+    const rt::KernelInfo *info = nullptr;
+    if (rt::Status st = library.find(name, ptx, info); !st)
+      return rt::Status::error("conv: " + st.message +
+                               "; build it with: " + buildCommand(L, dtype, g));
+    return runtime.launch(*ptx, *info, grid, args, /*sync=*/false);
+  };
+  // A (batch, channels, seqlen) tensor over `shape` with its batch and
+  // channel strides and the sequence split as `inner` strides.
+  auto over = [](const DeviceTensor &t, std::vector<int64_t> shape,
+                 std::vector<int64_t> inner) -> rt::Arg {
+    std::vector<int64_t> st = t.effectiveStrides();
+    std::vector<int64_t> strides = {st[0], st[1]};
+    strides.insert(strides.end(), inner.begin(), inner.end());
+    return rt::ViewArg{t.ptr, shape, strides};
+  };
+  if (p.fused) {
+    // (batch, channels, seqlen / 2, 2): pairs of samples.
+    auto pairs = [&](const DeviceTensor &t) {
+      return over(t, {B, H, L / 2, 2}, {2, 1});
+    };
+    std::vector<rt::Arg> args = {pairs(a.u), a.spectrum.view()};
+    if (g.pre)
+      args.push_back(pairs(a.pre));
+    if (g.post)
+      args.push_back(pairs(a.post));
+    args.push_back(pairs(a.y));
+    return launch("conv_fused", args, {H, B, 1});
+  }
+  const int64_t Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
+  // (batch, channels, outer / 2, inner, 2): z[n_o * inner + n_i].
+  auto grid = [&](const DeviceTensor &t) {
+    return over(t, {B, H, Mo / 2, Mi, 2}, {2 * Mi, 2, 1});
+  };
+  rt::Arg work =
+      rt::ViewArg{a.workspace, {B, H, 2, Mo, Mi}, {H * 2 * M, 2 * M, M, Mi, 1}};
+  std::vector<rt::Arg> a1 = {grid(a.u)};
+  if (g.pre)
+    a1.push_back(grid(a.pre));
+  a1.push_back(work);
+  if (rt::Status st = launch("conv_outer_fwd", a1, {Mi / W, H, B}); !st)
+    return st;
+  rt::Arg spectrum =
+      rt::ViewArg{a.spectrum.ptr, {H, 4, Mi, Mo}, {4 * M, M, Mo, 1}};
+  if (rt::Status st =
+          launch("conv_inner", {work, spectrum}, {Mo / 2 + 1, H, B});
+      !st)
+    return st;
+  std::vector<rt::Arg> a3 = {work};
+  if (g.post)
+    a3.push_back(grid(a.post));
+  a3.push_back(grid(a.y));
+  return launch("conv_outer_inv", a3, {Mi / W, H, B});
+}
+
+} // namespace tessera::conv

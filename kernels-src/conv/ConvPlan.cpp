@@ -1,0 +1,67 @@
+//===- ConvPlan.cpp - long convolution plans and kernel names -------------===//
+
+#include "kernels-src/conv/ConvPlan.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace tessera::conv {
+
+int64_t fftSize(int64_t seqlen) {
+  int64_t m = 1;
+  while (m < seqlen)
+    m *= 2;
+  return m;
+}
+
+std::vector<int64_t> radices(int64_t n) {
+  int bits = 0;
+  while ((int64_t(1) << bits) < n)
+    ++bits;
+  int count = std::max(1, (bits + 4) / 5);
+  std::vector<int64_t> out;
+  for (int j = 0; j < count; ++j) {
+    int b = bits / count + (j < bits % count ? 1 : 0);
+    out.push_back(int64_t(1) << b);
+  }
+  return out;
+}
+
+Plan plan(int64_t seqlen, bool forceMultiPass) {
+  Plan p;
+  p.M = fftSize(seqlen);
+  p.fused = !forceMultiPass && 2 * p.M <= 32768;
+  if (p.fused) {
+    p.factors = radices(p.M);
+    return p;
+  }
+  // An outer radix of 16 or 32 leaves an inner size whose radices are even.
+  int bits = 0;
+  while ((int64_t(1) << bits) < p.M)
+    ++bits;
+  p.outer = std::min<int64_t>(p.M / 2, bits % 2 == 0 ? 16 : 32);
+  p.factors = radices(p.M / p.outer);
+  return p;
+}
+
+int64_t columnBlock(const Plan &p) {
+  return std::min<int64_t>(64, p.M / p.outer);
+}
+
+const char *name(ElementType type) {
+  return type == ElementType::bf16 ? "bf16" : "f16";
+}
+
+std::string kernelName(const char *kernel, const Plan &p, ElementType dtype,
+                       bool preGate, bool postGate) {
+  std::ostringstream s;
+  s << kernel << "_" << name(dtype) << "_M" << p.M;
+  if (!p.fused)
+    s << "_o" << p.outer;
+  for (int64_t f : p.factors)
+    s << "_" << f;
+  s << (preGate ? "_pre" : "") << (postGate ? "_post" : "");
+  return s.str();
+}
+
+} // namespace tessera::conv

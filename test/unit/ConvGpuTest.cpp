@@ -1,0 +1,216 @@
+//===- ConvGpuTest.cpp - the long convolution's GPU entry points ----------===//
+//
+// conv::validate on every kind of bad argument, conv::prepare and
+// conv::convolve end to end against the fake driver (FakeCuda.cpp): the
+// spectrum written to device memory, the plan's kernels (compiled here)
+// found in the library and launched on their grids.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels-src/conv/ConvGpu.h"
+#include "kernels-src/conv/Conv.h"
+#include "lowering/Compile.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <filesystem>
+#include <fstream>
+
+using namespace tessera;
+
+namespace {
+
+#define EXPECT_CONTAINS(haystack, needle)                                      \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos)             \
+      << "  message: " << (haystack)                                           \
+      << "\n  expected to contain: " << (needle)
+
+conv::ConvArgs goodArgs(const conv::Shape &s, conv::Gates g,
+                        rt::DevicePtr base = 0x100000) {
+  const int64_t B = s.batch, H = s.channels, L = s.seqlen;
+  rt::DevicePtr next = base;
+  auto t = [&](std::vector<int64_t> shape) {
+    DeviceTensor d{next, shape, {}};
+    next += 0x10000000;
+    return d;
+  };
+  conv::ConvArgs a;
+  a.u = t({B, H, L});
+  a.spectrum = t({H, 4, conv::fftSize(L)});
+  a.y = t({B, H, L});
+  if (g.pre)
+    a.pre = t({B, H, L});
+  if (g.post)
+    a.post = t({B, H, L});
+  a.workspaceSize = conv::workspaceBytes(s);
+  if (a.workspaceSize)
+    a.workspace = next;
+  return a;
+}
+
+TEST(ConvValidate, AcceptsWellFormedCalls) {
+  for (int64_t L : {256, 1000, 16384, 65536})
+    for (bool gated : {false, true}) {
+      conv::Shape s{2, 3, L};
+      conv::Gates g{gated, gated};
+      EXPECT_EQ(conv::validate(s, conv::ElementType::bf16, g, goodArgs(s, g)),
+                "")
+          << L;
+    }
+}
+
+TEST(ConvValidate, RejectsBadCalls) {
+  const conv::Gates none;
+  auto check = [&](conv::Shape s, auto edit, const char *needle) {
+    SCOPED_TRACE(needle);
+    conv::ConvArgs a = goodArgs(s, none);
+    edit(a);
+    EXPECT_CONTAINS(conv::validate(s, conv::ElementType::f16, none, a), needle);
+  };
+  auto keep = [](conv::ConvArgs &) {};
+  check({1, 1, 1001}, keep, "odd seqlen (1001) is not supported on the GPU");
+  check({1, 1, 40000}, keep,
+        "seqlen above 16384 must be a power of two on the GPU, got 40000");
+  check({1, 1, 131072}, keep, "seqlen must be in [2, 65536], got 131072");
+  check({0, 1, 256}, keep, "batch and channels must be >= 1");
+  check({1, 70000, 256}, keep, "at most 65535");
+  check(
+      {2, 3, 256}, [](conv::ConvArgs &a) { a.u.ptr = 0; },
+      "u is required (null pointer)");
+  check(
+      {2, 3, 256}, [](conv::ConvArgs &a) { a.y.ptr += 1; },
+      "y is misaligned: its address must be a multiple of 2 bytes");
+  check(
+      {2, 3, 256},
+      [](conv::ConvArgs &a) {
+        a.spectrum.shape = {3, 4, 128};
+      },
+      "spectrum must have shape (3, 4, 256), got (3, 4, 128)");
+  check(
+      {2, 3, 256}, [](conv::ConvArgs &a) { a.pre = a.u; },
+      "pre was given but its option is off");
+  check(
+      {2, 3, 256},
+      [](conv::ConvArgs &a) {
+        a.u.strides = {768, 256, 2};
+      },
+      "u must be contiguous along the sequence");
+  check(
+      {2, 3, 65536}, [](conv::ConvArgs &a) { a.workspace = 0; },
+      "this length runs in three passes and needs a workspace of 3145728 "
+      "bytes");
+}
+
+/// The fake driver (TESSERA_LIBCUDA) for one test.
+class ConvFakeDriverTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    setenv("TESSERA_LIBCUDA", TESSERA_FAKE_CUDA, 1);
+    handle = dlopen(TESSERA_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle, nullptr) << dlerror();
+    auto reset = reinterpret_cast<void (*)()>(dlsym(handle, "fake_cuda_reset"));
+    get = reinterpret_cast<long long (*)(const char *)>(
+        dlsym(handle, "fake_cuda_get"));
+    ASSERT_TRUE(reset && get);
+    reset();
+    ASSERT_TRUE(rt::Runtime::create(runtime).ok);
+  }
+  void TearDown() override {
+    runtime.reset();
+    if (handle)
+      dlclose(handle);
+    unsetenv("TESSERA_LIBCUDA");
+  }
+  /// A library folder holding the plan's kernels for `seqlen`.
+  rt::KernelLibrary libraryFor(int64_t seqlen, const std::string &folder) {
+    dsl::KernelModule module;
+    conv::build(module, seqlen, conv::Config{dsl::bf16, false, false, false});
+    std::string error;
+    auto compiled = lowering::compileToPtx(module.module(),
+                                           lowering::CompileOptions{}, &error);
+    EXPECT_TRUE(mlir::succeeded(compiled)) << error;
+    auto dir = std::filesystem::temp_directory_path() / folder;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "k.ptx") << compiled->ptx;
+    std::ofstream json(dir / "k.json");
+    for (const rt::KernelInfo &info : compiled->kernels)
+      json << rt::toJson(info) << "\n";
+    json.close();
+    rt::KernelLibrary lib;
+    EXPECT_TRUE(lib.open(dir.string()).ok);
+    return lib;
+  }
+  void *handle = nullptr;
+  long long (*get)(const char *) = nullptr;
+  std::unique_ptr<rt::Runtime> runtime;
+};
+
+TEST_F(ConvFakeDriverTest, PrepareWritesTheSpectrum) {
+  const conv::Shape s{1, 2, 100};
+  const int64_t M = conv::fftSize(s.seqlen);
+  std::vector<float> k(size_t(2 * 100));
+  for (size_t i = 0; i < k.size(); ++i)
+    k[i] = float(std::sin(0.1 * double(i)));
+  rt::DevicePtr kp = 0, sp = 0;
+  ASSERT_TRUE(runtime->alloc(k.size() * 4, kp).ok);
+  ASSERT_TRUE(runtime->alloc(size_t(2 * 4 * M) * 4, sp).ok);
+  ASSERT_TRUE(runtime->copyToDevice(kp, k.data(), k.size() * 4).ok);
+  rt::Status st = conv::prepare(*runtime, s, DeviceTensor{kp, {2, 100}, {}},
+                                DeviceTensor{sp, {2, 4, M}, {}});
+  ASSERT_TRUE(st.ok) << st.message;
+  std::vector<float> got(size_t(2 * 4 * M));
+  ASSERT_TRUE(runtime->copyToHost(got.data(), sp, got.size() * 4).ok);
+  std::vector<double> want =
+      conv::prepareSpectrum(2, 100, std::vector<double>(k.begin(), k.end()));
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(got[i], want[i], 1e-5 * (1 + std::abs(want[i]))) << i;
+
+  st = conv::prepare(*runtime, s, DeviceTensor{kp, {2, 99}, {}},
+                     DeviceTensor{sp, {2, 4, M}, {}});
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "k must have shape (2, 100), got (2, 99)");
+}
+
+TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
+  // One kernel up to 16384.
+  conv::Shape s{3, 5, 1024};
+  rt::KernelLibrary fused = libraryFor(1024, "tessera-conv-fused");
+  rt::Status st = conv::convolve(*runtime, fused, s, conv::ElementType::bf16,
+                                 {}, goodArgs(s, {}));
+  ASSERT_TRUE(st.ok) << st.message;
+  EXPECT_EQ(get("launches"), 1);
+  EXPECT_EQ(get("grid_x"), 5);
+  EXPECT_EQ(get("grid_y"), 3);
+
+  // Three passes beyond; the last launch is the inverse outer pass.
+  s.seqlen = 32768;
+  rt::KernelLibrary passes = libraryFor(32768, "tessera-conv-passes");
+  const conv::Plan p = conv::plan(32768);
+  st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16, {},
+                      goodArgs(s, {}));
+  ASSERT_TRUE(st.ok) << st.message;
+  EXPECT_EQ(get("launches"), 4);
+  EXPECT_EQ(get("grid_x"), p.M / p.outer / conv::columnBlock(p));
+  EXPECT_EQ(get("grid_y"), 5);
+  EXPECT_EQ(get("grid_z"), 3);
+
+  // A variant the library lacks, and bad arguments: nothing launched.
+  st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16,
+                      {true, true}, goodArgs(s, {true, true}));
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "is not in the kernel library");
+  EXPECT_CONTAINS(st.message, "--seqlen 32768 --gates pre,post");
+  conv::ConvArgs bad = goodArgs(s, {});
+  bad.workspace = 0;
+  st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16, {}, bad);
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "needs a workspace");
+  EXPECT_EQ(get("launches"), 4);
+}
+
+} // namespace
