@@ -53,34 +53,6 @@ struct Options {
   bool time = true;
 };
 
-bool parseOptionList(const std::string &list, ssd::Options &o) {
-  std::string l = list == "layer" ? "D,bias,softplus"
-                  : list == "all" ? "Dpc,z,bias,softplus,seq,h0,hT"
-                                  : list;
-  std::stringstream s(l == "none" ? "" : l);
-  for (std::string n; std::getline(s, n, ',');) {
-    if (n == "D")
-      o.hasD = true;
-    else if (n == "Dpc")
-      o.hasD = o.dPerChannel = true;
-    else if (n == "z")
-      o.hasZ = true;
-    else if (n == "bias")
-      o.hasDtBias = true;
-    else if (n == "softplus")
-      o.dtSoftplus = true;
-    else if (n == "seq")
-      o.hasSeqIdx = true;
-    else if (n == "h0")
-      o.hasInitialStates = true;
-    else if (n == "hT")
-      o.returnFinalStates = true;
-    else
-      return false;
-  }
-  return true;
-}
-
 /// A tensor on both sides: host values (as the device holds them, widened
 /// to double) and the device copy.
 struct Tensor {
@@ -149,7 +121,7 @@ int main(int argc, char **argv) {
     }
   }
   ssd::Options o;
-  if (opt.lib.empty() || !parseOptionList(opt.optionList, o)) {
+  if (opt.lib.empty() || !ssd::parseOptionList(opt.optionList, o)) {
     std::fprintf(stderr, "usage: tessera-ssd-bench --lib DIR [shape] [--dtype "
                          "T] [--options LIST]\n");
     return 2;

@@ -2,29 +2,7 @@
 
 #include "kernels-src/ssd/SsdGpu.h"
 
-#include <sstream>
-
 namespace tessera::ssd {
-namespace {
-
-std::string optionList(const Options &o) {
-  std::string s;
-  auto add = [&](bool on, const char *name) {
-    if (on)
-      s += (s.empty() ? "" : ",") + std::string(name);
-  };
-  add(o.hasD && !o.dPerChannel, "D");
-  add(o.hasD && o.dPerChannel, "Dpc");
-  add(o.hasZ, "z");
-  add(o.hasDtBias, "bias");
-  add(o.dtSoftplus, "softplus");
-  add(o.hasSeqIdx, "seq");
-  add(o.hasInitialStates, "h0");
-  add(o.returnFinalStates, "hT");
-  return s.empty() ? "none" : s;
-}
-
-} // namespace
 
 std::string buildCommand(const Shape &s, const Options &o, ElementType t) {
   std::string name = fusedKernelName(fusedVariantFor(s, o, t));

@@ -68,6 +68,24 @@ Tile matmul(const Tile &a, const Tile &b, const Variant &v) {
   return mma(cast(a, act(v)), cast(b, act(v)), acc, precisionOf(v));
 }
 
+/// dt' = clamp(softplus?(dt + bias), min, max) of one chunk (Q x 1), zero
+/// past the end of the sequence.
+Tile chunkDt(KernelArgs &args, const Variant &v, Scalar b, Scalar c, Scalar h) {
+  const int64_t Q = v.chunk;
+  Tile d = loadAs(args["dt"], {b, c, h}, {1, Q, 1}, {Q, 1});
+  if (v.dtBias)
+    d = d + load(args["dt_bias"], {h}, {1});
+  if (v.softplus)
+    d = where(d > 20.0, d, log1p(exp(d)));
+  d = maximum(minimum(d, splat(args["dt_max"], {Q, 1})),
+              splat(args["dt_min"], {Q, 1}));
+  Tile pos = reshape(iota(Q, i64), {Q, 1});
+  Scalar start = cast(c * Scalar(Q), i64);
+  View x = args["x"];
+  Tile valid = pos + start < splat(cast(x.dim(1), i64), {Q, 1});
+  return where(valid, d, 0.0);
+}
+
 void buildChunkState(KernelModule &m, const Variant &v) {
   const int64_t Q = v.chunk, P = v.headdimTile, N = v.dstateTile;
   std::vector<Param> params = {view("x", act(v), 4), view("dt", f32, 3),
@@ -82,23 +100,11 @@ void buildChunkState(KernelModule &m, const Variant &v) {
                  view("dA_cumsum", f32, 4), view("dt_out", f32, 4)});
 
   m.kernel("ssd_chunk_state_" + v.suffix(), params, [&](KernelArgs &args) {
-    View x = args["x"], dt = args["dt"], A = args["A"], B = args["B"];
+    View x = args["x"], A = args["A"], B = args["B"];
     Scalar c = program_id(0), h = program_id(1), b = program_id(2);
     Scalar g = h / args["heads_per_group"];
-    Scalar seqlen = x.dim(1);
 
-    // dt' = clamp(softplus?(dt + bias), min, max), zero past the end.
-    Tile d = loadAs(dt, {b, c, h}, {1, Q, 1}, {Q, 1});
-    if (v.dtBias)
-      d = d + load(args["dt_bias"], {h}, {1});
-    if (v.softplus)
-      d = where(d > 20.0, d, log1p(exp(d)));
-    d = maximum(minimum(d, splat(args["dt_max"], {Q, 1})),
-                splat(args["dt_min"], {Q, 1}));
-    Tile pos = reshape(iota(Q, i64), {Q, 1});
-    Scalar start = cast(c * Scalar(Q), i64);
-    Tile valid = pos + start < splat(cast(seqlen, i64), {Q, 1});
-    d = where(valid, d, 0.0);
+    Tile d = chunkDt(args, v, b, c, h);
 
     // Cumulative decay within the chunk, and decay from each step to its end.
     Tile dA = d * load(A, {h}, {1});
@@ -242,24 +248,6 @@ void buildChunkScan(KernelModule &m, const Variant &v) {
 Tile fusedMatmul(const Tile &a, const Tile &b, const Variant &v) {
   Tile acc = zeros({a.shape()[0], b.shape()[1]}, f32);
   return mma(cast(a, act(v)), cast(b, act(v)), acc);
-}
-
-/// dt' = clamp(softplus?(dt + bias), min, max) of one chunk (Q x 1), zero
-/// past the end of the sequence.
-Tile chunkDt(KernelArgs &args, const Variant &v, Scalar b, Scalar c, Scalar h) {
-  const int64_t Q = v.chunk;
-  Tile d = loadAs(args["dt"], {b, c, h}, {1, Q, 1}, {Q, 1});
-  if (v.dtBias)
-    d = d + load(args["dt_bias"], {h}, {1});
-  if (v.softplus)
-    d = where(d > 20.0, d, log1p(exp(d)));
-  d = maximum(minimum(d, splat(args["dt_max"], {Q, 1})),
-              splat(args["dt_min"], {Q, 1}));
-  Tile pos = reshape(iota(Q, i64), {Q, 1});
-  Scalar start = cast(c * Scalar(Q), i64);
-  View x = args["x"];
-  Tile valid = pos + start < splat(cast(x.dim(1), i64), {Q, 1});
-  return where(valid, d, 0.0);
 }
 
 /// The whole forward in one program per (headdim block, head, batch): walks

@@ -19,6 +19,51 @@ const char *name(ElementType type) {
   return "?";
 }
 
+bool parseOptionList(const std::string &list, Options &o) {
+  const std::string names = list == "layer" ? "D,bias,softplus"
+                            : list == "all" ? "Dpc,z,bias,softplus,seq,h0,hT"
+                                            : list;
+  std::stringstream s(names == "none" ? "" : names);
+  for (std::string n; std::getline(s, n, ',');) {
+    if (n == "D")
+      o.hasD = true;
+    else if (n == "Dpc")
+      o.hasD = o.dPerChannel = true;
+    else if (n == "z")
+      o.hasZ = true;
+    else if (n == "bias")
+      o.hasDtBias = true;
+    else if (n == "softplus")
+      o.dtSoftplus = true;
+    else if (n == "seq")
+      o.hasSeqIdx = true;
+    else if (n == "h0")
+      o.hasInitialStates = true;
+    else if (n == "hT")
+      o.returnFinalStates = true;
+    else
+      return false;
+  }
+  return true;
+}
+
+std::string optionList(const Options &o) {
+  std::string s;
+  auto add = [&](bool on, const char *name) {
+    if (on)
+      s += (s.empty() ? "" : ",") + std::string(name);
+  };
+  add(o.hasD && !o.dPerChannel, "D");
+  add(o.hasD && o.dPerChannel, "Dpc");
+  add(o.hasZ, "z");
+  add(o.hasDtBias, "bias");
+  add(o.dtSoftplus, "softplus");
+  add(o.hasSeqIdx, "seq");
+  add(o.hasInitialStates, "h0");
+  add(o.returnFinalStates, "hT");
+  return s.empty() ? "none" : s;
+}
+
 std::string Variant::suffix() const {
   std::ostringstream s;
   s << name(dtype) << "_q" << chunk << "_p" << headdimTile << "_n" << dstateTile

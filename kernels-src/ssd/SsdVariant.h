@@ -37,6 +37,14 @@ struct Options {
   bool hasSeqIdx = false;
 };
 
+/// Options from a list of names joined by commas: D, Dpc (D per channel),
+/// z, bias, softplus, seq, h0, hT; or "layer" (D,bias,softplus, as
+/// mamba_ssm's Mamba-2 layer), "all" (Dpc,z,bias,softplus,seq,h0,hT),
+/// "none". Returns false on an unknown name.
+bool parseOptionList(const std::string &list, Options &options);
+/// The inverse: the list of names of `options` ("none" when empty).
+std::string optionList(const Options &options);
+
 /// Element type of x, B, C, z and y.
 enum class ElementType { f32, bf16, f16 };
 const char *name(ElementType type);

@@ -10,12 +10,11 @@
 #include "kernels-src/conv/ConvGpu.h"
 #include "kernels-src/conv/Conv.h"
 #include "lowering/Compile.h"
+#include "test/unit/FakeDriver.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
 
@@ -104,26 +103,9 @@ TEST(ConvValidate, RejectsBadCalls) {
       "bytes");
 }
 
-/// The fake driver (TESSERA_LIBCUDA) for one test.
-class ConvFakeDriverTest : public ::testing::Test {
+/// The fake driver, and a library of the plan's kernels compiled here.
+class ConvFakeDriverTest : public unit::FakeDriverTest {
 protected:
-  void SetUp() override {
-    setenv("TESSERA_LIBCUDA", TESSERA_FAKE_CUDA, 1);
-    handle = dlopen(TESSERA_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(handle, nullptr) << dlerror();
-    auto reset = reinterpret_cast<void (*)()>(dlsym(handle, "fake_cuda_reset"));
-    get = reinterpret_cast<long long (*)(const char *)>(
-        dlsym(handle, "fake_cuda_get"));
-    ASSERT_TRUE(reset && get);
-    reset();
-    ASSERT_TRUE(rt::Runtime::create(runtime).ok);
-  }
-  void TearDown() override {
-    runtime.reset();
-    if (handle)
-      dlclose(handle);
-    unsetenv("TESSERA_LIBCUDA");
-  }
   /// A library folder holding the plan's kernels for `seqlen`.
   rt::KernelLibrary libraryFor(int64_t seqlen, const std::string &folder) {
     dsl::KernelModule module;
@@ -144,9 +126,6 @@ protected:
     EXPECT_TRUE(lib.open(dir.string()).ok);
     return lib;
   }
-  void *handle = nullptr;
-  long long (*get)(const char *) = nullptr;
-  std::unique_ptr<rt::Runtime> runtime;
 };
 
 TEST_F(ConvFakeDriverTest, PrepareWritesTheSpectrum) {

@@ -11,11 +11,10 @@
 #include "kernels-src/ssd/Ssd.h"
 #include "lowering/Compile.h"
 #include "runtime/Ptx.h"
+#include "test/unit/FakeDriver.h"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
 
@@ -157,32 +156,7 @@ TEST(SsdKernelLibrary, ExplainsWhatIsMissing) {
                   "--headdim 64 --options D,bias,softplus");
 }
 
-/// The fake driver (TESSERA_LIBCUDA) for one test.
-class SsdFakeDriverTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    setenv("TESSERA_LIBCUDA", TESSERA_FAKE_CUDA, 1);
-    handle = dlopen(TESSERA_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(handle, nullptr) << dlerror();
-    auto reset = reinterpret_cast<void (*)()>(dlsym(handle, "fake_cuda_reset"));
-    get = reinterpret_cast<long long (*)(const char *)>(
-        dlsym(handle, "fake_cuda_get"));
-    paramCount =
-        reinterpret_cast<int (*)()>(dlsym(handle, "fake_cuda_param_count"));
-    ASSERT_TRUE(reset && get && paramCount);
-    reset();
-  }
-  void TearDown() override {
-    runtime.reset();
-    if (handle)
-      dlclose(handle);
-    unsetenv("TESSERA_LIBCUDA");
-  }
-  void *handle = nullptr;
-  long long (*get)(const char *) = nullptr;
-  int (*paramCount)() = nullptr;
-  std::unique_ptr<rt::Runtime> runtime;
-};
+using SsdFakeDriverTest = unit::FakeDriverTest;
 
 TEST_F(SsdFakeDriverTest, ForwardLaunchesTheFusedKernelOnce) {
   // dstate 256: headdim blocks of 32, so headdim 80 takes three.

@@ -503,33 +503,11 @@ int main(int argc, char **argv) {
         // mamba_ssm runs the Mamba-2 layer), "all", "none", or names from
         // D, Dpc, z, bias, softplus, seq, h0, hT joined by commas.
         ssd::Options o;
-        std::string list = optionSet == "layer" ? "D,bias,softplus"
-                           : optionSet == "all"
-                               ? "Dpc,z,bias,softplus,seq,h0,hT"
-                               : optionSet;
-        std::stringstream names(list == "none" ? "" : list);
-        for (std::string n; std::getline(names, n, ',');) {
-          if (n == "D")
-            o.hasD = true;
-          else if (n == "Dpc")
-            o.hasD = o.dPerChannel = true;
-          else if (n == "z")
-            o.hasZ = true;
-          else if (n == "bias")
-            o.hasDtBias = true;
-          else if (n == "softplus")
-            o.dtSoftplus = true;
-          else if (n == "seq")
-            o.hasSeqIdx = true;
-          else if (n == "h0")
-            o.hasInitialStates = true;
-          else if (n == "hT")
-            o.returnFinalStates = true;
-          else {
-            std::cerr << "error: unknown SSD option '" << n
-                      << "' (D, Dpc, z, bias, softplus, seq, h0, hT)\n";
-            return 2;
-          }
+        if (!ssd::parseOptionList(optionSet, o)) {
+          std::cerr << "error: unknown SSD option in '" << optionSet
+                    << "' (layer, all, none, or D, Dpc, z, bias, softplus, "
+                       "seq, h0, hT)\n";
+          return 2;
         }
         ssd::buildFused(module, ssd::Shape{1, 1, 8, headdim, dstate, 1}, o,
                         dtype);
