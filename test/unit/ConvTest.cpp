@@ -60,8 +60,8 @@ std::vector<double> uniform(int64_t n, std::mt19937_64 &rng, double lo = -1.0,
 std::vector<double> decayingKernels(int64_t channels, int64_t seqlen,
                                     std::mt19937_64 &rng) {
   std::normal_distribution<double> normal(0.0, 1.0);
-  std::uniform_real_distribution<double> tauDist(std::max(1.0, seqlen / 16.0),
-                                                 std::max(1.0, seqlen / 2.0));
+  std::uniform_real_distribution<double> tauDist(
+      std::max(1.0, seqlen / 16.0), std::max(1.0, seqlen / 2.0));
   std::vector<double> k(channels * seqlen);
   for (int64_t h = 0; h < channels; ++h) {
     const double tau = tauDist(rng);
@@ -164,8 +164,8 @@ TEST(ConvReference, ImpulseKernelGivesInput) {
 TEST(ConvReference, Gates) {
   // u = (1, 2, 3), k = (1, 0.5, 0), pre = (2, -1, 0.5), post = (3, 0.25, -2):
   // v = pre * u = (2, -2, 1.5); v * k = (2, -2 + 1, 1.5 - 1) = (2, -1, 0.5).
-  const std::vector<double> u = {1, 2, 3}, k = {1, 0.5, 0}, pre = {2, -1, 0.5},
-                            post = {3, 0.25, -2};
+  const std::vector<double> u = {1, 2, 3}, k = {1, 0.5, 0},
+                            pre = {2, -1, 0.5}, post = {3, 0.25, -2};
   const conv::Shape s = shapeOf(1, 1, 3);
   expectAllNear(conv::reference(s, u, k, pre, {}), {2, -1, 0.5}, 0.0, "pre");
   expectAllNear(conv::reference(s, u, k, {}, post), {3, 0.625, -8}, 0.0,
@@ -334,7 +334,8 @@ TEST_P(ConvSpectrumPipeline, MatchesDirectConvolution) {
       std::vector<double> v(L);
       for (int64_t t = 0; t < L; ++t)
         v[t] = pre[row + t] * u[row + t];
-      std::vector<double> y = packedPipeline(L, v, spectrum.data() + h * 4 * M);
+      std::vector<double> y =
+          packedPipeline(L, v, spectrum.data() + h * 4 * M);
       for (int64_t t = 0; t < L; ++t)
         got[row + t] = post[row + t] * y[t];
     }
@@ -538,8 +539,7 @@ Problem makeProblem(const conv::Shape &s, const conv::Config &config,
   for (int64_t i = 0; i < H * L; ++i)
     k.set(i, kd[i]);
   p.k = check::values(k);
-  p.spectrum =
-      std::make_unique<Buffer>(DType::f32, std::vector<int64_t>{H, 4, M});
+  p.spectrum = std::make_unique<Buffer>(DType::f32, std::vector<int64_t>{H, 4, M});
   std::vector<double> spectrum = conv::prepareSpectrum(H, L, p.k);
   for (int64_t i = 0; i < p.spectrum->numElements(); ++i)
     p.spectrum->set(i, spectrum[i]);
@@ -620,16 +620,16 @@ std::vector<ConvCase> randomCases() {
     // Multi-pass path forced at sizes the fused one covers.
     for (int64_t L : {1024, 4096})
       for (bool gates : {false, true})
-        cases.push_back({shapeOf(2, 3, L), configOf(dtype, gates, gates, true),
-                         Input::Random});
+        cases.push_back({shapeOf(2, 3, L),
+                         configOf(dtype, gates, gates, true), Input::Random});
     // Lengths that are not powers of two (zero-padded to M = 1024), on both
     // paths.
     cases.push_back(
         {shapeOf(2, 3, 1000), configOf(dtype, true, true), Input::Random});
     cases.push_back(
         {shapeOf(2, 3, 777), configOf(dtype, false, false), Input::Random});
-    cases.push_back(
-        {shapeOf(2, 3, 777), configOf(dtype, true, true, true), Input::Random});
+    cases.push_back({shapeOf(2, 3, 777), configOf(dtype, true, true, true),
+                     Input::Random});
     // Fused with three factors (M = 4096), and short lengths.
     cases.push_back(
         {shapeOf(2, 3, 4096), configOf(dtype, true, true), Input::Random});
@@ -768,12 +768,13 @@ TEST(ConvInterpreterErrors, WrongBufferShape) {
       {"u seqlen", Buffer(DType::bf16, {B, H, L + 1}), &conv::Buffers::u});
   wrongs.push_back(
       {"u channels", Buffer(DType::bf16, {B, H - 1, L}), &conv::Buffers::u});
-  wrongs.push_back(
-      {"u rank", Buffer(DType::bf16, {B * H, L}), &conv::Buffers::u});
+  wrongs.push_back({"u rank", Buffer(DType::bf16, {B * H, L}),
+                    &conv::Buffers::u});
   wrongs.push_back(
       {"pre batch", Buffer(DType::bf16, {B + 1, H, L}), &conv::Buffers::pre});
-  wrongs.push_back({"post seqlen", Buffer(DType::bf16, {B, H, L / 2}),
-                    &conv::Buffers::post});
+  wrongs.push_back(
+      {"post seqlen", Buffer(DType::bf16, {B, H, L / 2}),
+       &conv::Buffers::post});
   wrongs.push_back(
       {"y seqlen", Buffer(DType::bf16, {B, H, L - 1}), &conv::Buffers::y});
   wrongs.push_back(
@@ -820,7 +821,8 @@ TEST(ConvInterpreterErrors, GateBufferMismatch) {
   for (bool pre : {false, true}) {
     // A gate buffer given while the config has no such gate.
     conv::Config c = configOf(dsl::bf16, !pre, pre);
-    SCOPED_TRACE(std::string(pre ? "pre" : "post") + " given without its gate");
+    SCOPED_TRACE(std::string(pre ? "pre" : "post") +
+                 " given without its gate");
     expectRejected(kSmall, c, gated.buffers(), pre ? "pre" : "post");
   }
   for (bool pre : {false, true}) {
@@ -863,12 +865,12 @@ TEST(ConvInterpreterErrors, UnsupportedOrMismatchedDtype) {
                       Buffer(DType::f16, {B, H, L}), &conv::Buffers::u});
     wrongs.push_back({"u in f32 with a bf16 config",
                       Buffer(DType::f32, {B, H, L}), &conv::Buffers::u});
-    wrongs.push_back(
-        {"pre in f32", Buffer(DType::f32, {B, H, L}), &conv::Buffers::pre});
-    wrongs.push_back(
-        {"post in f16", Buffer(DType::f16, {B, H, L}), &conv::Buffers::post});
-    wrongs.push_back(
-        {"y in f32", Buffer(DType::f32, {B, H, L}), &conv::Buffers::y});
+    wrongs.push_back({"pre in f32", Buffer(DType::f32, {B, H, L}),
+                      &conv::Buffers::pre});
+    wrongs.push_back({"post in f16", Buffer(DType::f16, {B, H, L}),
+                      &conv::Buffers::post});
+    wrongs.push_back({"y in f32", Buffer(DType::f32, {B, H, L}),
+                      &conv::Buffers::y});
     for (Wrong &w : wrongs) {
       SCOPED_TRACE(w.what);
       w.buffer.poison();

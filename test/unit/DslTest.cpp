@@ -1,5 +1,4 @@
-//===- DslTest.cpp - the C++ tile DSL
-//---------------------------------------===//
+//===- DslTest.cpp - the C++ tile DSL ---------------------------------------===//
 
 #include "dsl/Tessera.h"
 #include "interpreter/Interpreter.h"
@@ -98,35 +97,19 @@ TEST(Dsl, MmaMisuse) {
   };
   line = __LINE__ + 2;
   expectErrorAt(
-      [&] {
-        build([] {
-          mma(zeros({16, 8}, bf16), zeros({16, 8}, bf16), zeros({16, 8}, f32));
-        });
-      },
+      [&] { build([] { mma(zeros({16, 8}, bf16), zeros({16, 8}, bf16), zeros({16, 8}, f32)); }); },
       line, "inner dimensions must match");
   line = __LINE__ + 2;
   expectErrorAt(
-      [&] {
-        build([] {
-          mma(zeros({16, 8}, bf16), zeros({8, 8}, f16), zeros({16, 8}, f32));
-        });
-      },
+      [&] { build([] { mma(zeros({16, 8}, bf16), zeros({8, 8}, f16), zeros({16, 8}, f32)); }); },
       line, "a is bf16 but b is f16");
   line = __LINE__ + 2;
   expectErrorAt(
-      [&] {
-        build([] {
-          mma(zeros({16, 8}, bf16), zeros({8, 8}, bf16), zeros({16, 8}, bf16));
-        });
-      },
+      [&] { build([] { mma(zeros({16, 8}, bf16), zeros({8, 8}, bf16), zeros({16, 8}, bf16)); }); },
       line, "accumulator must be f32");
   line = __LINE__ + 2;
   expectErrorAt(
-      [&] {
-        build([] {
-          mma(zeros({16, 8}, i32), zeros({8, 8}, i32), zeros({16, 8}, f32));
-        });
-      },
+      [&] { build([] { mma(zeros({16, 8}, i32), zeros({8, 8}, i32), zeros({16, 8}, f32)); }); },
       line, "inputs must be bf16, f16, tf32 or f32");
 }
 
@@ -135,33 +118,25 @@ TEST(Dsl, LoadMisuse) {
   int line = __LINE__ + 3;
   expectErrorAt(
       [&] {
-        m.kernel("k", {view("x", f32, 2)}, [&](KernelArgs &a) {
-          load(a["x"], {0}, {4, 4});
-        });
+        m.kernel("k", {view("x", f32, 2)}, [&](KernelArgs &a) { load(a["x"], {0}, {4, 4}); });
       },
       line, "needs 2 tile indices, got 1");
   line = __LINE__ + 3;
   expectErrorAt(
       [&] {
-        m.kernel("k", {view("x", f32, 2)}, [&](KernelArgs &a) {
-          load(a["x"], {0, 0}, {3, 4});
-        });
+        m.kernel("k", {view("x", f32, 2)}, [&](KernelArgs &a) { load(a["x"], {0, 0}, {3, 4}); });
       },
       line, "powers of two");
   line = __LINE__ + 3;
   expectErrorAt(
       [&] {
-        m.kernel("k", {view("x", f32, 2)}, [&](KernelArgs &a) {
-          load(a["x"], {0, 0}, {4, 4}, {.latency = 11});
-        });
+        m.kernel("k", {view("x", f32, 2)}, [&](KernelArgs &a) { load(a["x"], {0, 0}, {4, 4}, {.latency = 11}); });
       },
       line, "latency hint must be in 1..10, got 11");
   line = __LINE__ + 3;
   expectErrorAt(
       [&] {
-        m.kernel("k", {view("x", f32, 2)}, [&](KernelArgs &a) {
-          store(a["x"], {0, 0}, zeros({4, 4}, bf16));
-        });
+        m.kernel("k", {view("x", f32, 2)}, [&](KernelArgs &a) { store(a["x"], {0, 0}, zeros({4, 4}, bf16)); });
       },
       line, "cast() it first");
 }
@@ -169,16 +144,10 @@ TEST(Dsl, LoadMisuse) {
 TEST(Dsl, ArgumentKindErrors) {
   KernelModule m;
   EXPECT_THROW(m.kernel("k", {scalar("n", i32)},
-                        [&](KernelArgs &a) {
-                          View v = a["n"];
-                          (void)v;
-                        }),
+                        [&](KernelArgs &a) { View v = a["n"]; (void)v; }),
                Error);
   EXPECT_THROW(m.kernel("k", {view("x", f32, 1)},
-                        [&](KernelArgs &a) {
-                          Scalar s = a["y"];
-                          (void)s;
-                        }),
+                        [&](KernelArgs &a) { Scalar s = a["y"]; (void)s; }),
                Error);
   EXPECT_THROW(m.kernel("k", {scalar("n", bf16)}, [&](KernelArgs &) {}), Error);
   EXPECT_THROW(program_id(0), Error) << "outside a kernel body";
@@ -190,8 +159,7 @@ TEST(Dsl, LoopCarriedTypeMismatch) {
   expectErrorAt(
       [&] {
         m.kernel("k", {}, [&](KernelArgs &) {
-          for_range(0, 4, zeros({8}, f32),
-                    [&](Scalar, Tile t) { return cast(t, bf16); });
+          for_range(0, 4, zeros({8}, f32), [&](Scalar, Tile t) { return cast(t, bf16); });
         });
       },
       line, "for carried value #0");
@@ -204,25 +172,20 @@ TEST(Dsl, KernelRunsThroughInterpreter) {
   KernelModule m;
   m.kernel("masks", {view("x", f32, 2), view("y", f32, 2), view("z", f32, 2)},
            [&](KernelArgs &args) {
-             View x = args["x"], y = args["y"], z = args["z"];
-             Tile t = load(x, {0, 0}, {8, 8});
-             Tile rows = reshape(iota(8), {8, 1});
-             Tile cols = reshape(iota(8), {1, 8});
-             Tile causal = where(cols <= rows, t, 0.0);
-             store(y, {0, 0},
-                   cumsum(causal, 1) + cumsum(causal, 0, /*reverse=*/true));
-             auto [s, p] =
-                 for_range(0, 3,
-                           std::array<Tile, 2>{zeros({8, 8}, f32),
-                                               full({8, 8}, 1.0, f32)},
-                           [&](Scalar, std::array<Tile, 2> c) {
-                             return std::array<Tile, 2>{c[0] + t, c[1] * 2.0};
-                           });
-             Scalar n = x.dim(0);
-             Tile r = if_else(
-                 n > Scalar(4), [&] { return s + p; }, [&] { return s - p; });
-             store(z, {0, 0}, r);
-           });
+    View x = args["x"], y = args["y"], z = args["z"];
+    Tile t = load(x, {0, 0}, {8, 8});
+    Tile rows = reshape(iota(8), {8, 1});
+    Tile cols = reshape(iota(8), {1, 8});
+    Tile causal = where(cols <= rows, t, 0.0);
+    store(y, {0, 0}, cumsum(causal, 1) + cumsum(causal, 0, /*reverse=*/true));
+    auto [s, p] = for_range(0, 3, std::array<Tile, 2>{zeros({8, 8}, f32), full({8, 8}, 1.0, f32)},
+                            [&](Scalar, std::array<Tile, 2> c) {
+      return std::array<Tile, 2>{c[0] + t, c[1] * 2.0};
+    });
+    Scalar n = x.dim(0);
+    Tile r = if_else(n > Scalar(4), [&] { return s + p; }, [&] { return s - p; });
+    store(z, {0, 0}, r);
+  });
 
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> dist(-1, 1);
@@ -232,13 +195,12 @@ TEST(Dsl, KernelRunsThroughInterpreter) {
     x.set(i, dist(rng));
   y.poison();
   z.poison();
-  interp::Status st = interp::run(
-      m.module(), "masks",
-      {interp::ViewArg{&x}, interp::ViewArg{&y}, interp::ViewArg{&z}}, {});
+  interp::Status st = interp::run(m.module(), "masks",
+                                  {interp::ViewArg{&x}, interp::ViewArg{&y},
+                                   interp::ViewArg{&z}},
+                                  {});
   ASSERT_TRUE(st.ok) << st.message;
-  auto X = [&](int i, int j) {
-    return (i < 6 && j < 7) ? x.get(i * 7 + j) : 0.0;
-  };
+  auto X = [&](int i, int j) { return (i < 6 && j < 7) ? x.get(i * 7 + j) : 0.0; };
   for (int i = 0; i < 6; ++i)
     for (int j = 0; j < 7; ++j) {
       double rowSum = 0, colSum = 0;
@@ -292,8 +254,8 @@ TEST(Dsl, GatherReversesAndChecksShapes) {
   for (int i = 0; i < 16; ++i)
     x.set(i, i + 0.5);
   y.poison();
-  interp::Status st = interp::run(
-      m.module(), "rev", {interp::ViewArg{&x}, interp::ViewArg{&y}}, {});
+  interp::Status st =
+      interp::run(m.module(), "rev", {interp::ViewArg{&x}, interp::ViewArg{&y}}, {});
   ASSERT_TRUE(st.ok) << st.message;
   for (int i = 0; i < 16; ++i)
     EXPECT_EQ(y.get(i), x.get((16 - i) % 16));
@@ -301,9 +263,7 @@ TEST(Dsl, GatherReversesAndChecksShapes) {
   int line = __LINE__ + 3;
   expectErrorAt(
       [&] {
-        m.kernel("bad", {}, [&](KernelArgs &) {
-          gather(zeros({8, 4}, f32), iota(8), 0);
-        });
+        m.kernel("bad", {}, [&](KernelArgs &) { gather(zeros({8, 4}, f32), iota(8), 0); });
       },
       line, "gather indices of shape [8] must match");
 }

@@ -1,5 +1,4 @@
-//===- KernelsTest.cpp - example kernels through the interpreter
-//-----------===//
+//===- KernelsTest.cpp - example kernels through the interpreter -----------===//
 //
 // The GEMM and softmax kernels run through the device-faithful interpreter
 // against float64 references: fresh random inputs (seed printed), sizes that
@@ -29,8 +28,8 @@ struct GemmCase {
 };
 
 void PrintTo(const GemmCase &c, std::ostream *os) {
-  *os << dsl::name(c.in) << "->" << dsl::name(c.out) << " " << c.m << "x" << c.n
-      << "x" << c.k;
+  *os << dsl::name(c.in) << "->" << dsl::name(c.out) << " " << c.m << "x"
+      << c.n << "x" << c.k;
 }
 
 class GemmInterpreter : public ::testing::TestWithParam<GemmCase> {};
@@ -45,17 +44,16 @@ TEST_P(GemmInterpreter, MatchesFloat64Reference) {
   dsl::KernelModule module;
   gemm::build(module, cfg);
 
-  Buffer a(check::toInterp(tc.in), {tc.m, tc.k}),
-      b(check::toInterp(tc.in), {tc.k, tc.n}),
+  Buffer a(check::toInterp(tc.in), {tc.m, tc.k}), b(check::toInterp(tc.in), {tc.k, tc.n}),
       c(check::toInterp(tc.out), {tc.m, tc.n});
   std::vector<double> av = check::fillUniform(a, rng);
   std::vector<double> bv = check::fillUniform(b, rng);
   c.poison();
   interp::LaunchConfig launch;
   launch.grid = gemm::grid(cfg, tc.m, tc.n);
-  interp::Status st =
-      interp::run(module.module(), cfg.kernelName(),
-                  {ViewArg{&a}, ViewArg{&b}, ViewArg{&c}}, launch);
+  interp::Status st = interp::run(module.module(), cfg.kernelName(),
+                                  {ViewArg{&a}, ViewArg{&b}, ViewArg{&c}},
+                                  launch);
   ASSERT_TRUE(st.ok) << st.message;
   EXPECT_EQ(check::countPoisoned(c), 0);
   double err = check::relativeL2(check::values(c),
@@ -99,8 +97,8 @@ TEST(GemmInterpreter, Tf32RoundingIsVisible) {
   ASSERT_TRUE(interp::run(module.module(), cfg.kernelName(),
                           {ViewArg{&a}, ViewArg{&b}, ViewArg{&c}}, launch)
                   .ok);
-  double err =
-      check::relativeL2(check::values(c), gemm::reference(av, bv, m, n, k));
+  double err = check::relativeL2(check::values(c),
+                                 gemm::reference(av, bv, m, n, k));
   EXPECT_GT(err, 1e-5);
   EXPECT_LT(err, 2e-3);
 }
@@ -141,17 +139,17 @@ TEST_P(SoftmaxInterpreter, MatchesFloat64Reference) {
   EXPECT_LT(err, tc.bound);
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, SoftmaxInterpreter,
-                         ::testing::Values(SoftmaxCase{dsl::f32, 13, 100, 1e-6},
-                                           SoftmaxCase{dsl::f32, 4, 128, 1e-6},
-                                           SoftmaxCase{dsl::bf16, 9, 33, 1e-2},
-                                           SoftmaxCase{dsl::f16, 7, 250, 2e-3}),
-                         [](const ::testing::TestParamInfo<SoftmaxCase> &info) {
-                           const SoftmaxCase &c = info.param;
-                           return std::string(dsl::name(c.dtype)) + "_" +
-                                  std::to_string(c.rows) + "x" +
-                                  std::to_string(c.cols);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, SoftmaxInterpreter,
+    ::testing::Values(SoftmaxCase{dsl::f32, 13, 100, 1e-6},
+                      SoftmaxCase{dsl::f32, 4, 128, 1e-6},
+                      SoftmaxCase{dsl::bf16, 9, 33, 1e-2},
+                      SoftmaxCase{dsl::f16, 7, 250, 2e-3}),
+    [](const ::testing::TestParamInfo<SoftmaxCase> &info) {
+      const SoftmaxCase &c = info.param;
+      return std::string(dsl::name(c.dtype)) + "_" + std::to_string(c.rows) +
+             "x" + std::to_string(c.cols);
+    });
 
 TEST(SoftmaxInterpreter, LargeInputsDoNotOverflow) {
   softmax::Config cfg{dsl::f32, 4, 64};

@@ -1,5 +1,4 @@
-//===- LayoutTest.cpp - linear layouts against the PTX fragment maps
-//-------===//
+//===- LayoutTest.cpp - linear layouts against the PTX fragment maps -------===//
 
 #include "dialect/LinearLayout.h"
 
@@ -93,8 +92,7 @@ TEST_F(LayoutTest, DotOperandsMatchPtxFragments) {
   for (int64_t lane = 0; lane < 32; ++lane) {
     int64_t g = lane / 4, t = lane % 4;
     for (int64_t i = 0; i < 8; ++i) {
-      int64_t row = g + ((i / 2) % 2 ? 8 : 0),
-              k = 2 * t + i % 2 + (i >= 4 ? 8 : 0);
+      int64_t row = g + ((i / 2) % 2 ? 8 : 0), k = 2 * t + i % 2 + (i >= 4 ? 8 : 0);
       EXPECT_EQ(a.apply(i, lane, 0), (LinearLayout::Coords{row, k}));
     }
     for (int64_t i = 0; i < 4; ++i) {
