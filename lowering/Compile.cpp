@@ -50,7 +50,9 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
-  pm.addPass(createConvertTileToLLVM());
+  ConvertTileToLLVMOptions lowering;
+  lowering.swizzleExchanges = options.swizzleExchanges;
+  pm.addPass(createConvertTileToLLVM(lowering));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createTileFinalizeLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());

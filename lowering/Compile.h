@@ -26,6 +26,9 @@ struct CompileOptions {
   bool pipeline = true;
   /// Stages tile-pipeline uses when the loads carry no latency hint.
   unsigned stages = 4;
+  /// Let exchanges XOR-swizzle their shared-memory scratch where the
+  /// bank-conflict model says it pays (convert-tile-to-llvm).
+  bool swizzleExchanges = true;
 };
 
 struct CompiledModule {

@@ -25,6 +25,7 @@ bool hasTileTypes(Operation *op) {
 
 struct ConvertTileToLLVMPass
     : impl::ConvertTileToLLVMBase<ConvertTileToLLVMPass> {
+  using ConvertTileToLLVMBase::ConvertTileToLLVMBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -64,7 +65,7 @@ struct ConvertTileToLLVMPass
     populateKernelToLLVMPatterns(converter, patterns);
     populateMemoryToLLVMPatterns(converter, patterns);
     populateElementwiseToLLVMPatterns(converter, patterns);
-    populateExchangeToLLVMPatterns(converter, patterns);
+    populateExchangeToLLVMPatterns(converter, patterns, swizzleExchanges);
     populateAsyncToLLVMPatterns(converter, patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

@@ -51,44 +51,94 @@ Value emitLoop(OpBuilder &b, Location loc, Value lo, Value hi, Value init,
 /// Writes `source` (in its layout) to shared memory and returns the base.
 Value toShared(ConversionPatternRewriter &rewriter, Location loc,
                Operation *anchor, RankedTensorType type, Value source,
-               Value lane, Value warp) {
+               Value lane, Value warp, SharedSwizzle swizzle = {}) {
   Value base = sharedMemoryBase(rewriter, loc, anchor);
   barrier(rewriter, loc); // earlier readers of the scratch are done
   storeTileToShared(
       rewriter, loc, base, layoutOf(type),
       TileTypeConverter::registerElementType(type.getElementType()), source,
-      lane, warp);
+      lane, warp, swizzle);
   return base;
 }
 
+/// Row-major index of coordinates in `shape`.
+int64_t linearIndexIn(const tile::LinearLayout::Coords &c,
+                      ArrayRef<int64_t> shape) {
+  int64_t index = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    index = index * shape[d] + c[d];
+  return index;
+}
+
 /// A pure index map: result element at `coords` is source element
-/// `sourceIndex(coords)` (a row-major linear index into the source).
+/// `sourceIndex(coords)` (a row-major linear index into the source). A
+/// result register run reads `readContiguity` consecutive source elements
+/// (1 unless the map keeps the row-major order); the scratch is swizzled
+/// (`exchangeSwizzle`) so that both sides are free of bank conflicts.
 LogicalResult lowerIndexMap(
     Operation *op, Value source, RankedTensorType sourceType,
     RankedTensorType resultType, const TypeConverter *converter,
     ConversionPatternRewriter &rewriter,
     function_ref<Value(OpBuilder &, Location, ArrayRef<Value>, int64_t)>
-        sourceIndex) {
+        sourceIndex,
+    SourceIndexFn sourceIndexOf, bool allowSwizzle,
+    int64_t readContiguity = 1) {
   if (!tile::getLayout(sourceType) || !tile::getLayout(resultType))
     return rewriter.notifyMatchFailure(op, "tiles have no layout");
   Location loc = op->getLoc();
   Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
-  Value base = toShared(rewriter, loc, op, sourceType, source, lane, warp);
-  tile::LinearLayout out = layoutOf(resultType);
+  Type sourceElement =
+      TileTypeConverter::registerElementType(sourceType.getElementType());
+  tile::LinearLayout in = layoutOf(sourceType), out = layoutOf(resultType);
+  SharedSwizzle swizzle = allowSwizzle
+                              ? exchangeSwizzle(in, sourceElement, &out,
+                                                sourceIndexOf, readContiguity)
+                              : SharedSwizzle{};
+  Value base =
+      toShared(rewriter, loc, op, sourceType, source, lane, warp, swizzle);
   Type element =
       TileTypeConverter::registerElementType(resultType.getElementType());
+  // Runs of consecutive elements (row-major-preserving maps) share their
+  // first address, so the loads can be vectorised.
+  int64_t run = 1;
+  if (readContiguity > 1)
+    run = alignedRegisterRun(
+        out, std::min(readContiguity,
+                      swizzle.unitBytes
+                          ? std::max<int64_t>(
+                                swizzle.unitBytes / elementBytes(element), 1)
+                          : readContiguity));
   SmallVector<Value> values;
+  Value runPtr;
   for (int64_t r = 0; r < out.numRegisters(); ++r) {
-    SmallVector<Value> coords =
-        registerCoords(rewriter, loc, out, r, lane, warp);
-    values.push_back(loadShared(rewriter, loc, base, element,
-                                sourceIndex(rewriter, loc, coords, r)));
+    Value ptr;
+    if (r % run == 0) {
+      SmallVector<Value> coords =
+          registerCoords(rewriter, loc, out, r, lane, warp);
+      ptr = runPtr =
+          sharedElementAddress(rewriter, loc, base, element,
+                               sourceIndex(rewriter, loc, coords, r), swizzle);
+    } else {
+      ptr = LLVM::GEPOp::create(
+          rewriter, loc, base.getType(),
+          element.isInteger(1) ? rewriter.getI8Type() : element, runPtr,
+          ValueRange{i32Const(rewriter, loc, r % run)});
+    }
+    values.push_back(loadSharedAt(rewriter, loc, ptr, element));
   }
   rewriter.replaceOp(
       op,
       packStruct(rewriter, loc, converter->convertType(resultType), values));
   return success();
 }
+
+/// A lowering through lowerIndexMap; `swizzle` allows the scratch swizzle.
+template <typename OpT> struct IndexMapPattern : OpConversionPattern<OpT> {
+  IndexMapPattern(const TypeConverter &converter, MLIRContext *context,
+                  bool swizzle)
+      : OpConversionPattern<OpT>(converter, context), swizzle(swizzle) {}
+  bool swizzle;
+};
 
 /// True if two layouts of tiles with the same row-major element order put
 /// every element in the same register of the same thread.
@@ -109,8 +159,8 @@ bool sameRowMajorPlacement(const tile::LinearLayout &a,
 /// free when both layouts place the linear index the same way, otherwise
 /// the element at result index i is source element i.
 template <typename OpT>
-struct RowMajorPreservingLowering : OpConversionPattern<OpT> {
-  using OpConversionPattern<OpT>::OpConversionPattern;
+struct RowMajorPreservingLowering : IndexMapPattern<OpT> {
+  using IndexMapPattern<OpT>::IndexMapPattern;
   LogicalResult
   matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -124,12 +174,16 @@ struct RowMajorPreservingLowering : OpConversionPattern<OpT> {
         op, adaptor.getSource(), src, dst, this->getTypeConverter(), rewriter,
         [&](OpBuilder &b, Location loc, ArrayRef<Value> c, int64_t) {
           return linearize(b, loc, c, dst.getShape());
-        });
+        },
+        [&](const tile::LinearLayout::Coords &c) {
+          return linearIndexIn(c, dst.getShape());
+        },
+        this->swizzle, registerContiguity(layoutOf(dst)));
   }
 };
 
-struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct BroadcastLowering : IndexMapPattern<tile::BroadcastOp> {
+  using IndexMapPattern::IndexMapPattern;
   LogicalResult
   matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -141,12 +195,20 @@ struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
           for (int64_t d = 0; d < src.getRank(); ++d)
             s.push_back(src.getDimSize(d) == 1 ? i64Const(b, loc, 0) : c[d]);
           return linearize(b, loc, s, src.getShape());
-        });
+        },
+        [&](const tile::LinearLayout::Coords &c) {
+          tile::LinearLayout::Coords s(c);
+          for (int64_t d = 0; d < src.getRank(); ++d)
+            if (src.getDimSize(d) == 1)
+              s[d] = 0;
+          return linearIndexIn(s, src.getShape());
+        },
+        swizzle);
   }
 };
 
-struct PermuteLowering : OpConversionPattern<tile::PermuteOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct PermuteLowering : IndexMapPattern<tile::PermuteOp> {
+  using IndexMapPattern::IndexMapPattern;
   LogicalResult
   matchAndRewrite(tile::PermuteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -159,12 +221,19 @@ struct PermuteLowering : OpConversionPattern<tile::PermuteOp> {
           for (size_t i = 0; i < perm.size(); ++i)
             s[perm[i]] = c[i];
           return linearize(b, loc, s, src.getShape());
-        });
+        },
+        [&](const tile::LinearLayout::Coords &c) {
+          tile::LinearLayout::Coords s(src.getRank());
+          for (size_t i = 0; i < perm.size(); ++i)
+            s[perm[i]] = c[i];
+          return linearIndexIn(s, src.getShape());
+        },
+        swizzle);
   }
 };
 
-struct GatherLowering : OpConversionPattern<tile::GatherOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct GatherLowering : IndexMapPattern<tile::GatherOp> {
+  using IndexMapPattern::IndexMapPattern;
   LogicalResult
   matchAndRewrite(tile::GatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -183,7 +252,8 @@ struct GatherLowering : OpConversionPattern<tile::GatherOp> {
           SmallVector<Value> s(c.begin(), c.end());
           s[axis] = idx;
           return linearize(b, loc, s, src.getShape());
-        });
+        },
+        /*sourceIndexOf=*/nullptr, swizzle); // data-dependent reads
   }
 };
 
@@ -556,11 +626,13 @@ struct MmaLowering : OpConversionPattern<tile::MmaOp> {
 } // namespace
 
 void populateExchangeToLLVMPatterns(TileTypeConverter &converter,
-                                    RewritePatternSet &patterns) {
+                                    RewritePatternSet &patterns, bool swizzle) {
   patterns.add<RowMajorPreservingLowering<tile::ConvertLayoutOp>,
                RowMajorPreservingLowering<tile::ReshapeOp>, BroadcastLowering,
-               PermuteLowering, GatherLowering, ReduceLowering, ScanLowering,
-               MmaLowering>(converter, patterns.getContext());
+               PermuteLowering, GatherLowering>(converter,
+                                                patterns.getContext(), swizzle);
+  patterns.add<ReduceLowering, ScanLowering, MmaLowering>(
+      converter, patterns.getContext());
 }
 
 } // namespace tessera::lowering

@@ -4,6 +4,9 @@
 #include "lowering/LoweringUtils.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace mlir;
 
@@ -306,17 +309,173 @@ Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> coords,
   return index;
 }
 
+int64_t registerContiguity(const tile::LinearLayout &layout) {
+  int64_t run = 1;
+  for (const auto &basis : layout.bases(tile::LinearLayout::Register)) {
+    if (layout.linearIndex(basis) != run)
+      break;
+    run *= 2;
+  }
+  return run;
+}
+
+int64_t alignedRegisterRun(const tile::LinearLayout &layout, int64_t limit) {
+  int64_t run = std::min(registerContiguity(layout), limit);
+  if (layout.rank() == 0 || layout.shape().back() % run != 0)
+    return 1;
+  int runBits = llvm::Log2_64(run);
+  for (int in = 0; in < 3; ++in) {
+    auto dim = tile::LinearLayout::InDim(in);
+    for (int bit = 0; bit < layout.numBits(dim); ++bit) {
+      if (dim == tile::LinearLayout::Register && bit < runBits)
+        continue;
+      if (layout.bases(dim)[bit].back() % run != 0)
+        return 1;
+    }
+  }
+  return run;
+}
+
+int64_t swizzledByteOffset(int64_t index, int64_t bytes,
+                           SharedSwizzle swizzle) {
+  int64_t offset = index * bytes;
+  if (swizzle.unitBytes == 0)
+    return offset;
+  int64_t unitLog = llvm::Log2_64(swizzle.unitBytes);
+  int64_t n = 128 / swizzle.unitBytes, s = llvm::Log2_64(n);
+  int64_t unit = offset >> unitLog;
+  return offset ^ ((((unit >> s) ^ (unit >> (2 * s))) & (n - 1)) << unitLog);
+}
+
+/// Shared-memory wavefronts of one warp access: lane i touches `bytes` at
+/// `offsets[i]`. 8- and 16-byte accesses run in 2 and 4 phases of lanes;
+/// within a phase, a bank serves one distinct 4-byte word per wavefront.
+static int64_t wavefronts(llvm::ArrayRef<int64_t> offsets, int64_t bytes) {
+  int64_t phases = bytes <= 4 ? 1 : bytes / 4;
+  int64_t lanesPerPhase = offsets.size() / phases, total = 0;
+  for (int64_t p = 0; p < phases; ++p) {
+    std::array<llvm::SmallVector<int64_t, 4>, 32> words;
+    for (int64_t l = p * lanesPerPhase; l < (p + 1) * lanesPerPhase; ++l)
+      for (int64_t w = offsets[l] / 4; w <= (offsets[l] + bytes - 1) / 4; ++w)
+        if (!llvm::is_contained(words[w % 32], w))
+          words[w % 32].push_back(w);
+    size_t worst = 1;
+    for (const auto &bank : words)
+      worst = std::max(worst, bank.size());
+    total += worst;
+  }
+  return total;
+}
+
+int64_t exchangeWavefronts(const tile::LinearLayout &source, int64_t bytes,
+                           const tile::LinearLayout *result,
+                           SourceIndexFn sourceIndexOf, int64_t readRun,
+                           SharedSwizzle swizzle) {
+  auto runLimit = [&] {
+    return std::max<int64_t>(
+        (swizzle.unitBytes ? swizzle.unitBytes : 16) / bytes, 1);
+  };
+  int64_t total = 0;
+  llvm::SmallVector<int64_t, 32> offsets(32);
+  // Writes: one access per aligned register run (warp 0; the others alike).
+  int64_t run = alignedRegisterRun(source, runLimit());
+  for (int64_t r = 0; r < source.numRegisters(); r += run) {
+    if (source.isDuplicateRegister(r))
+      continue;
+    for (int64_t l = 0; l < 32; ++l)
+      offsets[l] = swizzledByteOffset(source.linearIndex(source.apply(r, l, 0)),
+                                      bytes, swizzle);
+    total += wavefronts(offsets, run * bytes);
+  }
+  if (!result || !sourceIndexOf)
+    return total;
+  run = readRun > 1 ? alignedRegisterRun(*result, std::min(readRun, runLimit()))
+                    : 1;
+  for (int64_t r = 0; r < result->numRegisters(); r += run) {
+    for (int64_t l = 0; l < 32; ++l)
+      offsets[l] = swizzledByteOffset(sourceIndexOf(result->apply(r, l, 0)),
+                                      bytes, swizzle);
+    total += wavefronts(offsets, run * bytes);
+  }
+  return total;
+}
+
+SharedSwizzle exchangeSwizzle(const tile::LinearLayout &source,
+                              Type elementType,
+                              const tile::LinearLayout *result,
+                              SourceIndexFn sourceIndexOf,
+                              int64_t readContiguity) {
+  int64_t bytes = elementBytes(elementType);
+  int64_t total = bytes;
+  for (int64_t d : source.shape())
+    total *= d;
+  if (total % 128 != 0 || bytes > 16)
+    return {};
+  int64_t vector = std::min(registerContiguity(source),
+                            std::max<int64_t>(readContiguity, 1));
+  SharedSwizzle swizzled{
+      std::clamp<int64_t>(vector * bytes, std::max<int64_t>(bytes, 4), 16)};
+  // Swizzling costs address arithmetic (and registers): only where the
+  // bank-conflict model says it saves wavefronts.
+  int64_t plain = exchangeWavefronts(source, bytes, result, sourceIndexOf,
+                                     readContiguity, {});
+  int64_t with = exchangeWavefronts(source, bytes, result, sourceIndexOf,
+                                    readContiguity, swizzled);
+  return with < plain ? swizzled : SharedSwizzle{};
+}
+
+/// The address of element `index` (i64) under `swizzle`.
+static Value sharedAddress(OpBuilder &b, Location loc, Value base, Type memType,
+                           Value index, SharedSwizzle swizzle) {
+  if (swizzle.unitBytes == 0)
+    return LLVM::GEPOp::create(b, loc, base.getType(), memType, base,
+                               ValueRange{index});
+  // Byte offset o = (unit u, byte within it); u' = u ^ ((u >> s ^ u >> 2s) &
+  // (n - 1)) with n = 128 / unitBytes units per row: stays in its row.
+  int64_t unitLog = llvm::Log2_64(swizzle.unitBytes);
+  int64_t n = 128 / swizzle.unitBytes, s = llvm::Log2_64(n);
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) { return i32Const(b, loc, v); };
+  Value offset =
+      LLVM::MulOp::create(b, loc, LLVM::TruncOp::create(b, loc, i32, index),
+                          c(elementBytes(memType)));
+  Value unit = LLVM::LShrOp::create(b, loc, offset, c(unitLog));
+  Value rowBits =
+      LLVM::XOrOp::create(b, loc, LLVM::LShrOp::create(b, loc, unit, c(s)),
+                          LLVM::LShrOp::create(b, loc, unit, c(2 * s)));
+  Value mask = LLVM::ShlOp::create(
+      b, loc, LLVM::AndOp::create(b, loc, rowBits, c(n - 1)), c(unitLog));
+  Value swizzled = LLVM::XOrOp::create(b, loc, offset, mask);
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ValueRange{swizzled});
+}
+
 void storeTileToShared(OpBuilder &b, Location loc, Value base,
                        const tile::LinearLayout &layout, Type elementType,
-                       Value tile, Value lane, Value warp) {
+                       Value tile, Value lane, Value warp,
+                       SharedSwizzle swizzle) {
   Type memType = sharedType(b, elementType);
+  // A run of consecutive elements stays consecutive inside one swizzle unit:
+  // its first address serves the rest, so the stores can be vectorised.
+  int64_t bytes = elementBytes(memType);
+  int64_t run = alignedRegisterRun(
+      layout, std::max<int64_t>(
+                  (swizzle.unitBytes ? swizzle.unitBytes : 16) / bytes, 1));
+  Value runPtr;
   for (int64_t r = 0; r < layout.numRegisters(); ++r) {
+    if (r % run == 0) {
+      SmallVector<Value> coords = registerCoords(b, loc, layout, r, lane, warp);
+      runPtr =
+          sharedAddress(b, loc, base, memType,
+                        linearize(b, loc, coords, layout.shape()), swizzle);
+    }
     if (layout.isDuplicateRegister(r))
       continue;
-    SmallVector<Value> coords = registerCoords(b, loc, layout, r, lane, warp);
-    Value index = linearize(b, loc, coords, layout.shape());
-    Value ptr = LLVM::GEPOp::create(b, loc, base.getType(), memType, base,
-                                    ValueRange{index});
+    Value ptr =
+        r % run == 0
+            ? runPtr
+            : LLVM::GEPOp::create(b, loc, base.getType(), memType, runPtr,
+                                  ValueRange{i32Const(b, loc, r % run)});
     Value v = extract(b, loc, tile, r);
     if (elementType.isInteger(1))
       v = LLVM::ZExtOp::create(b, loc, memType, v);
@@ -326,10 +485,22 @@ void storeTileToShared(OpBuilder &b, Location loc, Value base,
 }
 
 Value loadShared(OpBuilder &b, Location loc, Value base, Type elementType,
-                 Value linearIndex) {
+                 Value linearIndex, SharedSwizzle swizzle) {
+  return loadSharedAt(b, loc,
+                      sharedAddress(b, loc, base, sharedType(b, elementType),
+                                    linearIndex, swizzle),
+                      elementType);
+}
+
+Value sharedElementAddress(OpBuilder &b, Location loc, Value base,
+                           Type elementType, Value linearIndex,
+                           SharedSwizzle swizzle) {
+  return sharedAddress(b, loc, base, sharedType(b, elementType), linearIndex,
+                       swizzle);
+}
+
+Value loadSharedAt(OpBuilder &b, Location loc, Value ptr, Type elementType) {
   Type memType = sharedType(b, elementType);
-  Value ptr = LLVM::GEPOp::create(b, loc, base.getType(), memType, base,
-                                  ValueRange{linearIndex});
   Value v = LLVM::LoadOp::create(b, loc, memType, ptr);
   if (elementType.isInteger(1))
     v = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, v,

@@ -98,14 +98,65 @@ void predicatedStore(OpBuilder &b, Location loc, Value ptr, Value value,
 /// policy), or null for the normal policy.
 Value createL2Policy(OpBuilder &b, Location loc, tile::CachePolicy policy);
 
+/// How a tile sits in the shared-memory scratch of an exchange: row-major,
+/// and with `unitBytes` > 0 the units of each 128-byte row XOR-permuted by
+/// two levels of row bits, so that lanes at power-of-two strides (a
+/// transpose, an accumulator's rows) reach different banks.
+struct SharedSwizzle {
+  int64_t unitBytes = 0;
+};
+
+/// The byte offset where element `index` (of `bytes`-wide elements) sits
+/// under `swizzle` (a permutation of each 128-byte row).
+int64_t swizzledByteOffset(int64_t index, int64_t bytes, SharedSwizzle swizzle);
+
+/// The source row-major index a result element (coordinates) reads.
+using SourceIndexFn =
+    llvm::function_ref<int64_t(const tile::LinearLayout::Coords &)>;
+
+/// Shared-memory wavefronts warp 0 needs to write a tile in `source` layout
+/// (`bytes` per element) and, when `result` and `sourceIndexOf` are given,
+/// to read it back into `result` (runs of `readRun` consecutive elements
+/// per access), under `swizzle`: the bank-conflict model.
+int64_t exchangeWavefronts(const tile::LinearLayout &source, int64_t bytes,
+                           const tile::LinearLayout *result,
+                           SourceIndexFn sourceIndexOf, int64_t readRun,
+                           SharedSwizzle swizzle);
+
+/// The swizzle for an exchange: units as wide as both sides' vectors (4 to
+/// 16 bytes), chosen only when the model counts fewer wavefronts than the
+/// plain row-major scratch; none when the tile is not a whole number of
+/// 128-byte rows.
+SharedSwizzle exchangeSwizzle(const tile::LinearLayout &source,
+                              Type elementType,
+                              const tile::LinearLayout *result,
+                              SourceIndexFn sourceIndexOf,
+                              int64_t readContiguity);
+
+/// Consecutive row-major elements each thread holds in consecutive
+/// registers (1, 2, 4, ...).
+int64_t registerContiguity(const tile::LinearLayout &layout);
+
+/// The longest run (at most `limit`) of consecutive registers that hold
+/// consecutive row-major elements starting at a multiple of the run, on
+/// every thread: such a run is one vector access.
+int64_t alignedRegisterRun(const tile::LinearLayout &layout, int64_t limit);
+
 /// Writes a tile (struct of registers in `layout`) to shared memory at
 /// row-major linear indices, then a barrier.
 void storeTileToShared(OpBuilder &b, Location loc, Value base,
                        const tile::LinearLayout &layout, Type elementType,
-                       Value tile, Value lane, Value warp);
+                       Value tile, Value lane, Value warp,
+                       SharedSwizzle swizzle = {});
 /// Element `linearIndex` (i64) of a tile in shared memory.
 Value loadShared(OpBuilder &b, Location loc, Value base, Type elementType,
-                 Value linearIndex);
+                 Value linearIndex, SharedSwizzle swizzle = {});
+/// The address of element `linearIndex` of a tile of `elementType` (i1
+/// kept as i8) in shared memory, and the element at an address.
+Value sharedElementAddress(OpBuilder &b, Location loc, Value base,
+                           Type elementType, Value linearIndex,
+                           SharedSwizzle swizzle = {});
+Value loadSharedAt(OpBuilder &b, Location loc, Value ptr, Type elementType);
 /// Row-major linear index (i64) of coordinates in `shape`.
 Value linearize(OpBuilder &b, Location loc, llvm::ArrayRef<Value> coords,
                 llvm::ArrayRef<int64_t> shape);

@@ -16,6 +16,11 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "mlir::ModuleOp"> {
     (`tile.shared_bytes`). Scalar arith/math and scf are left for
     `tile-finalize-llvm` (after `convert-scf-to-cf`).
   }];
+  let options = [
+    Option<"swizzleExchanges", "swizzle-exchanges", "bool", "true",
+           "XOR-swizzle the shared-memory scratch of an exchange where the "
+           "bank-conflict model counts fewer wavefronts">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect"];

@@ -21,8 +21,11 @@ void populateElementwiseToLLVMPatterns(TileTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 /// Ops that move data between threads, through shared memory:
 /// convert_layout, reshape, broadcast, permute, gather, reduce, scan, mma.
+/// With `swizzle`, index-map exchanges may XOR-swizzle their scratch
+/// (exchangeSwizzle).
 void populateExchangeToLLVMPatterns(TileTypeConverter &converter,
-                                    mlir::RewritePatternSet &patterns);
+                                    mlir::RewritePatternSet &patterns,
+                                    bool swizzle = true);
 /// Scalar math ops to NVVM approximations and LLVM intrinsics.
 void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);

@@ -11,7 +11,12 @@ build() { # dtype seqlen gates
   local tmp name
   tmp=$(mktemp -d)
   "$tessera" print conv --dtype "$1" --seqlen "$2" --gates "$3" > "$tmp/k.mlir"
-  "$compile" "$tmp/k.mlir" --target sm_90a -o "$tmp/k.ptx" --info "$tmp/k.json"
+  # The scratch swizzle halves the 1K kernel's time (bank conflicts were its
+  # limit); from 4K on, where the kernels run out of registers, its address
+  # arithmetic costs more than it saves (H200, bench/RESULTS.md).
+  local swizzle=
+  [ "$2" -gt 2048 ] && swizzle=--no-swizzle
+  "$compile" "$tmp/k.mlir" --target sm_90a $swizzle -o "$tmp/k.ptx" --info "$tmp/k.json"
   name=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' "$tmp/k.json" | head -n 1)
   mv "$tmp/k.ptx" "$out/$name.ptx"
   mv "$tmp/k.json" "$out/$name.json"

@@ -32,7 +32,7 @@
 int main(int argc, char **argv) {
   std::string input, output, info, target = "sm_90a";
   unsigned numWarps = 4;
-  bool hints = false, pipeline = true;
+  bool hints = false, pipeline = true, swizzle = true;
   unsigned stages = 4;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -55,12 +55,15 @@ int main(int argc, char **argv) {
       hints = true;
     else if (a == "--no-pipeline")
       pipeline = false;
+    else if (a == "--no-swizzle")
+      swizzle = false;
     else if (a == "--stages")
       stages = unsigned(std::atoi(value().c_str()));
     else if (a == "--help" || a == "-h") {
       std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
                    "[--num-warps N] [--latency-hints] [--no-pipeline] "
-                   "[--stages S] [-o out.ptx] [--info out.json]\n";
+                   "[--stages S] [--no-swizzle] [-o out.ptx] "
+                   "[--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
       input = a;
@@ -89,6 +92,7 @@ int main(int argc, char **argv) {
   options.latencyHints = hints;
   options.pipeline = pipeline;
   options.stages = stages;
+  options.swizzleExchanges = swizzle;
   std::string error;
   auto compiled = tessera::lowering::compileToPtx(*module, options, &error);
   if (mlir::failed(compiled)) {

@@ -24,9 +24,9 @@
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 -o %t.ssdf.ptx
 // RUN: FileCheck %s --input-file %t.ssdf.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf.ptx -o %t.ssdf.cubin 2>&1 | FileCheck %s --check-prefixes=FUSED,NOSERIAL
-// At dstate 64 (three stages, as the kernel library builds it) it is
+// At dstate 64 (three stages, no swizzle, as the kernel library builds it) it is
 // spill-free.
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 -o %t.ssdf64l.ptx
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --no-swizzle -o %t.ssdf64l.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf64l.ptx -o %t.ssdf64l.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // RUN: tessera print ssd-fused --dtype f16 --dstate 64 --options all | tile-compile - --target sm_90a --stages 2 -o %t.ssdf64.ptx
 // RUN: FileCheck %s --input-file %t.ssdf64.ptx --check-prefix=WGMMA
