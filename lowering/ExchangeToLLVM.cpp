@@ -108,11 +108,32 @@ LogicalResult lowerIndexMap(
                           ? std::max<int64_t>(
                                 swizzle.unitBytes / elementBytes(element), 1)
                           : readContiguity));
+  // Swizzled reads through a map that is linear in the index bits: one
+  // per-thread offset, a constant XOR per register (offsetSplitsByXor).
+  int64_t bytes =
+      elementBytes(element.isInteger(1) ? rewriter.getI8Type() : element);
+  auto offsetOf = [&](const tile::LinearLayout::Coords &c) {
+    return swizzledByteOffset(sourceIndexOf(c), bytes, swizzle);
+  };
+  Value threadOffset;
+  if (swizzle.unitBytes && sourceIndexOf && offsetSplitsByXor(out, offsetOf))
+    threadOffset = swizzledThreadOffset(
+        rewriter, loc,
+        sourceIndex(rewriter, loc,
+                    registerCoords(rewriter, loc, out, 0, lane, warp), 0),
+        bytes, swizzle);
   SmallVector<Value> values;
   Value runPtr;
   for (int64_t r = 0; r < out.numRegisters(); ++r) {
     Value ptr;
-    if (r % run == 0) {
+    if (r % run == 0 && threadOffset) {
+      Value offset = LLVM::XOrOp::create(
+          rewriter, loc, threadOffset,
+          i32Const(rewriter, loc, offsetOf(out.apply(r, 0, 0))));
+      ptr = runPtr =
+          LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                              rewriter.getI8Type(), base, ValueRange{offset});
+    } else if (r % run == 0) {
       SmallVector<Value> coords =
           registerCoords(rewriter, loc, out, r, lane, warp);
       ptr = runPtr =

@@ -424,30 +424,59 @@ SharedSwizzle exchangeSwizzle(const tile::LinearLayout &source,
   return with < plain ? swizzled : SharedSwizzle{};
 }
 
-/// The address of element `index` (i64) under `swizzle`.
-static Value sharedAddress(OpBuilder &b, Location loc, Value base, Type memType,
-                           Value index, SharedSwizzle swizzle) {
-  if (swizzle.unitBytes == 0)
-    return LLVM::GEPOp::create(b, loc, base.getType(), memType, base,
-                               ValueRange{index});
+/// The swizzled byte offset (i32) of element `index` (i64), at run time.
+static Value swizzledOffsetValue(OpBuilder &b, Location loc, Value index,
+                                 int64_t bytes, SharedSwizzle swizzle) {
   // Byte offset o = (unit u, byte within it); u' = u ^ ((u >> s ^ u >> 2s) &
   // (n - 1)) with n = 128 / unitBytes units per row: stays in its row.
   int64_t unitLog = llvm::Log2_64(swizzle.unitBytes);
   int64_t n = 128 / swizzle.unitBytes, s = llvm::Log2_64(n);
   Type i32 = b.getI32Type();
   auto c = [&](int64_t v) { return i32Const(b, loc, v); };
-  Value offset =
-      LLVM::MulOp::create(b, loc, LLVM::TruncOp::create(b, loc, i32, index),
-                          c(elementBytes(memType)));
+  Value offset = LLVM::MulOp::create(
+      b, loc, LLVM::TruncOp::create(b, loc, i32, index), c(bytes));
   Value unit = LLVM::LShrOp::create(b, loc, offset, c(unitLog));
   Value rowBits =
       LLVM::XOrOp::create(b, loc, LLVM::LShrOp::create(b, loc, unit, c(s)),
                           LLVM::LShrOp::create(b, loc, unit, c(2 * s)));
   Value mask = LLVM::ShlOp::create(
       b, loc, LLVM::AndOp::create(b, loc, rowBits, c(n - 1)), c(unitLog));
-  Value swizzled = LLVM::XOrOp::create(b, loc, offset, mask);
-  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                             ValueRange{swizzled});
+  return LLVM::XOrOp::create(b, loc, offset, mask);
+}
+
+Value swizzledThreadOffset(OpBuilder &b, Location loc, Value index,
+                           int64_t bytes, SharedSwizzle swizzle) {
+  return swizzledOffsetValue(b, loc, index, bytes, swizzle);
+}
+
+/// The address of element `index` (i64) under `swizzle`.
+static Value sharedAddress(OpBuilder &b, Location loc, Value base, Type memType,
+                           Value index, SharedSwizzle swizzle) {
+  if (swizzle.unitBytes == 0)
+    return LLVM::GEPOp::create(b, loc, base.getType(), memType, base,
+                               ValueRange{index});
+  return LLVM::GEPOp::create(
+      b, loc, base.getType(), b.getI8Type(), base,
+      ValueRange{
+          swizzledOffsetValue(b, loc, index, elementBytes(memType), swizzle)});
+}
+
+bool offsetSplitsByXor(const tile::LinearLayout &layout, OffsetFn offsetOf) {
+  int64_t warps = int64_t(1) << layout.numBits(tile::LinearLayout::Warp);
+  int64_t lanes = int64_t(1) << layout.numBits(tile::LinearLayout::Lane);
+  llvm::SmallVector<int64_t> threadPart(lanes * warps);
+  for (int64_t w = 0; w < warps; ++w)
+    for (int64_t l = 0; l < lanes; ++l)
+      threadPart[w * lanes + l] = offsetOf(layout.apply(0, l, w));
+  for (int64_t r = 0; r < layout.numRegisters(); ++r) {
+    int64_t registerPart = offsetOf(layout.apply(r, 0, 0));
+    for (int64_t w = 0; w < warps; ++w)
+      for (int64_t l = 0; l < lanes; ++l)
+        if (offsetOf(layout.apply(r, l, w)) !=
+            (registerPart ^ threadPart[w * lanes + l]))
+          return false;
+  }
+  return true;
 }
 
 void storeTileToShared(OpBuilder &b, Location loc, Value base,
@@ -461,9 +490,28 @@ void storeTileToShared(OpBuilder &b, Location loc, Value base,
   int64_t run = alignedRegisterRun(
       layout, std::max<int64_t>(
                   (swizzle.unitBytes ? swizzle.unitBytes : 16) / bytes, 1));
+  // Swizzled offsets that are the XOR of a per-thread and a per-register
+  // part (power-of-two shapes) take one run-time value and a constant XOR
+  // per register: no per-register address arithmetic to keep live.
+  auto offsetOf = [&](const tile::LinearLayout::Coords &c) {
+    return swizzledByteOffset(layout.linearIndex(c), bytes, swizzle);
+  };
+  Value threadOffset;
+  if (swizzle.unitBytes && offsetSplitsByXor(layout, offsetOf))
+    threadOffset = swizzledOffsetValue(
+        b, loc,
+        linearize(b, loc, registerCoords(b, loc, layout, 0, lane, warp),
+                  layout.shape()),
+        bytes, swizzle);
   Value runPtr;
   for (int64_t r = 0; r < layout.numRegisters(); ++r) {
-    if (r % run == 0) {
+    if (r % run == 0 && threadOffset) {
+      Value offset = LLVM::XOrOp::create(
+          b, loc, threadOffset,
+          i32Const(b, loc, offsetOf(layout.apply(r, 0, 0))));
+      runPtr = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                                   ValueRange{offset});
+    } else if (r % run == 0) {
       SmallVector<Value> coords = registerCoords(b, loc, layout, r, lane, warp);
       runPtr =
           sharedAddress(b, loc, base, memType,

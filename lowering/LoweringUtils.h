@@ -133,6 +133,21 @@ SharedSwizzle exchangeSwizzle(const tile::LinearLayout &source,
                               SourceIndexFn sourceIndexOf,
                               int64_t readContiguity);
 
+/// A byte offset of an element, from its coordinates.
+using OffsetFn =
+    llvm::function_ref<int64_t(const tile::LinearLayout::Coords &)>;
+
+/// True if, for every register, lane and warp of `layout`, the offset of
+/// the element they hold is offsetOf(register's element on lane 0, warp 0)
+/// XOR offsetOf(register 0's element on that lane and warp): then one
+/// run-time value per thread and a constant per register address it all.
+bool offsetSplitsByXor(const tile::LinearLayout &layout, OffsetFn offsetOf);
+
+/// The swizzled byte offset (i32) of element `index` (i64) of `bytes`-wide
+/// elements, computed at run time.
+Value swizzledThreadOffset(OpBuilder &b, Location loc, Value index,
+                           int64_t bytes, SharedSwizzle swizzle);
+
 /// Consecutive row-major elements each thread holds in consecutive
 /// registers (1, 2, 4, ...).
 int64_t registerContiguity(const tile::LinearLayout &layout);

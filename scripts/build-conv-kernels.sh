@@ -11,12 +11,18 @@ build() { # dtype seqlen gates
   local tmp name
   tmp=$(mktemp -d)
   "$tessera" print conv --dtype "$1" --seqlen "$2" --gates "$3" > "$tmp/k.mlir"
-  # The scratch swizzle halves the 1K kernel's time (bank conflicts were its
-  # limit); from 4K on, where the kernels run out of registers, its address
-  # arithmetic costs more than it saves (H200, bench/RESULTS.md).
-  local swizzle=
-  [ "$2" -gt 2048 ] && swizzle=--no-swizzle
-  "$compile" "$tmp/k.mlir" --target sm_90a $swizzle -o "$tmp/k.ptx" --info "$tmp/k.json"
+  # Warps and the scratch swizzle per length, as measured on the H200
+  # (bench/RESULTS.md, 2026-12-01): 4 warps up to 2K; 16 at 4K-16K, where
+  # 128 threads cannot hold the sequence in registers; 8 for the multi-pass
+  # kernels. The swizzle everywhere but the fused 16K kernel, whose spills
+  # it makes worse (15.9 vs 13.5 ms).
+  local flags="--num-warps 4"
+  if [ "$2" -ge 32768 ]; then flags="--num-warps 8"
+  elif [ "$2" -eq 16384 ]; then flags="--num-warps 16 --no-swizzle"
+  elif [ "$2" -ge 4096 ]; then flags="--num-warps 16"
+  fi
+  # shellcheck disable=SC2086
+  "$compile" "$tmp/k.mlir" --target sm_90a $flags -o "$tmp/k.ptx" --info "$tmp/k.json"
   name=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' "$tmp/k.json" | head -n 1)
   mv "$tmp/k.ptx" "$out/$name.ptx"
   mv "$tmp/k.json" "$out/$name.json"

@@ -7,6 +7,7 @@
 #include <set>
 
 using tessera::lowering::exchangeWavefronts;
+using tessera::lowering::offsetSplitsByXor;
 using tessera::lowering::SharedSwizzle;
 using tessera::lowering::swizzledByteOffset;
 using tessera::tile::LinearLayout;
@@ -79,6 +80,21 @@ TEST(SwizzleTest, VectorAccessesRunInPhases) {
     bases[LinearLayout::Lane].push_back({0, int64_t(1) << b});
   LinearLayout vec({1, 128}, bases);
   EXPECT_EQ(exchangeWavefronts(vec, 4, nullptr, nullptr, 1, {}), 4);
+}
+
+// Swizzled row-major offsets of a power-of-two tile are linear in the index
+// bits, so a thread's offsets are its register 0 offset XOR a constant per
+// register: the lowering then computes one offset per thread. A padded
+// row-major offset (33 words per row) is not, and must be refused.
+TEST(SwizzleTest, ThreadAndRegisterPartsSplitByXor) {
+  LinearLayout layout = rowsOnLanes();
+  for (int64_t unit : {4, 8, 16})
+    EXPECT_TRUE(offsetSplitsByXor(layout, [&](const LinearLayout::Coords &c) {
+      return swizzledByteOffset(rowMajor(c), 4, SharedSwizzle{unit});
+    })) << unit;
+  EXPECT_FALSE(offsetSplitsByXor(layout, [](const LinearLayout::Coords &c) {
+    return (c[0] * 33 + c[1]) * 4;
+  }));
 }
 
 } // namespace

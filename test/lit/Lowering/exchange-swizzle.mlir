@@ -5,6 +5,8 @@
 // register go to one bank from all 32 lanes (a 32 x 32 f32 tile, rows of 128
 // bytes). The bank-conflict model picks the two-level XOR swizzle of 4-byte
 // units: unit u -> u ^ ((u >> 5 ^ u >> 10) & 31), the same on both sides.
+// The swizzle is linear in the index bits, so each thread computes its
+// register 0 offset once and every register XORs in a constant.
 // CHECK-LABEL: llvm.func @transpose
 // CHECK:         %[[OFF:.*]] = llvm.mul %{{.*}}, %{{.*}} : i32
 // CHECK:         %[[U:.*]] = llvm.lshr %[[OFF]], %{{.*}} : i32
@@ -14,8 +16,13 @@
 // CHECK:         %[[M:.*]] = llvm.and %[[ROW]], %{{.*}} : i32
 // CHECK:         %[[MASK:.*]] = llvm.shl %[[M]], %{{.*}} : i32
 // CHECK:         %[[SW:.*]] = llvm.xor %[[OFF]], %[[MASK]] : i32
-// CHECK:         %[[P:.*]] = llvm.getelementptr %{{.*}}[%[[SW]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK:         %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK:         %[[R0:.*]] = llvm.xor %[[SW]], %[[C0]] : i32
+// CHECK:         %[[P:.*]] = llvm.getelementptr %{{.*}}[%[[R0]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK:         llvm.store %{{.*}}, %[[P]] : f32, !llvm.ptr<3>
+// CHECK:         %[[C1:.*]] = llvm.mlir.constant({{[1-9][0-9]*}} : i32) : i32
+// CHECK:         %[[R1:.*]] = llvm.xor %[[SW]], %[[C1]] : i32
+// CHECK:         llvm.getelementptr %{{.*}}[%[[R1]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK:         nvvm.barrier
 // CHECK:         llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr<3> -> f32
