@@ -6,6 +6,7 @@
 
 #include <set>
 
+using tessera::lowering::alignedRegisterRun;
 using tessera::lowering::exchangeWavefronts;
 using tessera::lowering::offsetSplitsByXor;
 using tessera::lowering::SharedSwizzle;
@@ -95,6 +96,27 @@ TEST(SwizzleTest, ThreadAndRegisterPartsSplitByXor) {
   EXPECT_FALSE(offsetSplitsByXor(layout, [](const LinearLayout::Coords &c) {
     return (c[0] * 33 + c[1]) * 4;
   }));
+}
+
+// A run of registers shares one address only when every thread's run holds
+// consecutive elements starting at a multiple of the run.
+TEST(SwizzleTest, AlignedRegisterRuns) {
+  // 4 consecutive elements per thread, lanes 4 apart: runs of 4 (or less
+  // when the caller's vector is narrower).
+  std::array<std::vector<LinearLayout::Coords>, 3> bases;
+  bases[LinearLayout::Register] = {{0, 1}, {0, 2}};
+  for (int b = 2; b < 7; ++b)
+    bases[LinearLayout::Lane].push_back({0, int64_t(1) << b});
+  LinearLayout vec({1, 128}, bases);
+  EXPECT_EQ(alignedRegisterRun(vec, 16), 4);
+  EXPECT_EQ(alignedRegisterRun(vec, 2), 2);
+  // A lane that shifts the run by 2 elements: a thread's run can straddle
+  // an aligned group, so no sharing.
+  bases[LinearLayout::Lane][0] = {0, 2 ^ 4};
+  LinearLayout shifted({1, 128}, bases);
+  EXPECT_EQ(alignedRegisterRun(shifted, 16), 1);
+  // Registers down the rows: not consecutive at all.
+  EXPECT_EQ(alignedRegisterRun(columnsOnLanes(), 16), 1);
 }
 
 } // namespace
