@@ -195,10 +195,11 @@ bool LinearLayout::isDuplicateRegister(int64_t reg) const {
   return false;
 }
 
-int64_t LinearLayout::linearIndex(const Coords &coords) const {
+int64_t LinearLayout::rowMajorIndex(const Coords &coords,
+                                    llvm::ArrayRef<int64_t> shape) {
   int64_t index = 0;
-  for (int64_t d = 0; d < rank(); ++d)
-    index = index * shape_[d] + coords[d];
+  for (size_t d = 0; d < shape.size(); ++d)
+    index = index * shape[d] + coords[d];
   return index;
 }
 

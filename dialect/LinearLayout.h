@@ -64,7 +64,12 @@ public:
   bool isDuplicateRegister(int64_t reg) const;
 
   /// Row-major linear index of coordinates in the tile.
-  int64_t linearIndex(const Coords &coords) const;
+  int64_t linearIndex(const Coords &coords) const {
+    return rowMajorIndex(coords, shape_);
+  }
+  /// Row-major linear index of coordinates in `shape`.
+  static int64_t rowMajorIndex(const Coords &coords,
+                               llvm::ArrayRef<int64_t> shape);
 
 private:
   std::vector<int64_t> shape_;

@@ -61,15 +61,6 @@ Value toShared(ConversionPatternRewriter &rewriter, Location loc,
   return base;
 }
 
-/// Row-major index of coordinates in `shape`.
-int64_t linearIndexIn(const tile::LinearLayout::Coords &c,
-                      ArrayRef<int64_t> shape) {
-  int64_t index = 0;
-  for (size_t d = 0; d < shape.size(); ++d)
-    index = index * shape[d] + c[d];
-  return index;
-}
-
 /// A pure index map: result element at `coords` is source element
 /// `sourceIndex(coords)` (a row-major linear index into the source). A
 /// result register run reads `readContiguity` consecutive source elements
@@ -108,45 +99,21 @@ LogicalResult lowerIndexMap(
                           ? std::max<int64_t>(
                                 swizzle.unitBytes / elementBytes(element), 1)
                           : readContiguity));
-  // Swizzled reads through a map that is linear in the index bits: one
-  // per-thread offset, a constant XOR per register (offsetSplitsByXor).
   int64_t bytes =
       elementBytes(element.isInteger(1) ? rewriter.getI8Type() : element);
   auto offsetOf = [&](const tile::LinearLayout::Coords &c) {
     return swizzledByteOffset(sourceIndexOf(c), bytes, swizzle);
   };
-  Value threadOffset;
-  if (swizzle.unitBytes && sourceIndexOf && offsetSplitsByXor(out, offsetOf))
-    threadOffset = swizzledThreadOffset(
-        rewriter, loc,
-        sourceIndex(rewriter, loc,
-                    registerCoords(rewriter, loc, out, 0, lane, warp), 0),
-        bytes, swizzle);
+  auto indexOf = [&](int64_t r) {
+    return sourceIndex(rewriter, loc,
+                       registerCoords(rewriter, loc, out, r, lane, warp), r);
+  };
+  SharedRegisterAddresses addresses(
+      rewriter, loc, base, out, element, swizzle, run,
+      sourceIndexOf ? OffsetFn(offsetOf) : OffsetFn(), indexOf);
   SmallVector<Value> values;
-  Value runPtr;
-  for (int64_t r = 0; r < out.numRegisters(); ++r) {
-    Value ptr;
-    if (r % run == 0 && threadOffset) {
-      Value offset = LLVM::XOrOp::create(
-          rewriter, loc, threadOffset,
-          i32Const(rewriter, loc, offsetOf(out.apply(r, 0, 0))));
-      ptr = runPtr =
-          LLVM::GEPOp::create(rewriter, loc, base.getType(),
-                              rewriter.getI8Type(), base, ValueRange{offset});
-    } else if (r % run == 0) {
-      SmallVector<Value> coords =
-          registerCoords(rewriter, loc, out, r, lane, warp);
-      ptr = runPtr =
-          sharedElementAddress(rewriter, loc, base, element,
-                               sourceIndex(rewriter, loc, coords, r), swizzle);
-    } else {
-      ptr = LLVM::GEPOp::create(
-          rewriter, loc, base.getType(),
-          element.isInteger(1) ? rewriter.getI8Type() : element, runPtr,
-          ValueRange{i32Const(rewriter, loc, r % run)});
-    }
-    values.push_back(loadSharedAt(rewriter, loc, ptr, element));
-  }
+  for (int64_t r = 0; r < out.numRegisters(); ++r)
+    values.push_back(loadSharedAt(rewriter, loc, addresses.at(r), element));
   rewriter.replaceOp(
       op,
       packStruct(rewriter, loc, converter->convertType(resultType), values));
@@ -197,7 +164,7 @@ struct RowMajorPreservingLowering : IndexMapPattern<OpT> {
           return linearize(b, loc, c, dst.getShape());
         },
         [&](const tile::LinearLayout::Coords &c) {
-          return linearIndexIn(c, dst.getShape());
+          return tile::LinearLayout::rowMajorIndex(c, dst.getShape());
         },
         this->swizzle, registerContiguity(layoutOf(dst)));
   }
@@ -222,7 +189,7 @@ struct BroadcastLowering : IndexMapPattern<tile::BroadcastOp> {
           for (int64_t d = 0; d < src.getRank(); ++d)
             if (src.getDimSize(d) == 1)
               s[d] = 0;
-          return linearIndexIn(s, src.getShape());
+          return tile::LinearLayout::rowMajorIndex(s, src.getShape());
         },
         swizzle);
   }
@@ -247,7 +214,7 @@ struct PermuteLowering : IndexMapPattern<tile::PermuteOp> {
           tile::LinearLayout::Coords s(src.getRank());
           for (size_t i = 0; i < perm.size(); ++i)
             s[perm[i]] = c[i];
-          return linearIndexIn(s, src.getShape());
+          return tile::LinearLayout::rowMajorIndex(s, src.getShape());
         },
         swizzle);
   }

@@ -444,11 +444,6 @@ static Value swizzledOffsetValue(OpBuilder &b, Location loc, Value index,
   return LLVM::XOrOp::create(b, loc, offset, mask);
 }
 
-Value swizzledThreadOffset(OpBuilder &b, Location loc, Value index,
-                           int64_t bytes, SharedSwizzle swizzle) {
-  return swizzledOffsetValue(b, loc, index, bytes, swizzle);
-}
-
 /// The address of element `index` (i64) under `swizzle`.
 static Value sharedAddress(OpBuilder &b, Location loc, Value base, Type memType,
                            Value index, SharedSwizzle swizzle) {
@@ -479,51 +474,63 @@ bool offsetSplitsByXor(const tile::LinearLayout &layout, OffsetFn offsetOf) {
   return true;
 }
 
+SharedRegisterAddresses::SharedRegisterAddresses(
+    OpBuilder &b, Location loc, Value base, const tile::LinearLayout &layout,
+    Type elementType, SharedSwizzle swizzle, int64_t run, OffsetFn offsetOf,
+    function_ref<Value(int64_t)> indexOf)
+    : b(b), loc(loc), base(base), layout(layout),
+      memType(sharedType(b, elementType)), swizzle(swizzle), run(run),
+      offsetOf(offsetOf), indexOf(indexOf) {
+  // Swizzled offsets that are the XOR of a per-thread and a per-register
+  // part (power-of-two shapes) take one run-time value and a constant XOR
+  // per register: no per-register address arithmetic to keep live.
+  if (swizzle.unitBytes && offsetOf && offsetSplitsByXor(layout, offsetOf))
+    threadOffset =
+        swizzledOffsetValue(b, loc, indexOf(0), elementBytes(memType), swizzle);
+}
+
+Value SharedRegisterAddresses::at(int64_t r) {
+  if (r % run != 0) // inside a run: consecutive elements of one unit
+    return LLVM::GEPOp::create(b, loc, base.getType(), memType, runPtr,
+                               ValueRange{i32Const(b, loc, r % run)});
+  if (threadOffset) {
+    Value offset =
+        LLVM::XOrOp::create(b, loc, threadOffset,
+                            i32Const(b, loc, offsetOf(layout.apply(r, 0, 0))));
+    runPtr = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                                 ValueRange{offset});
+  } else {
+    runPtr = sharedAddress(b, loc, base, memType, indexOf(r), swizzle);
+  }
+  return runPtr;
+}
+
 void storeTileToShared(OpBuilder &b, Location loc, Value base,
                        const tile::LinearLayout &layout, Type elementType,
                        Value tile, Value lane, Value warp,
                        SharedSwizzle swizzle) {
   Type memType = sharedType(b, elementType);
-  // A run of consecutive elements stays consecutive inside one swizzle unit:
-  // its first address serves the rest, so the stores can be vectorised.
   int64_t bytes = elementBytes(memType);
+  // A run of consecutive elements is one vector store.
   int64_t run = alignedRegisterRun(
       layout, std::max<int64_t>(
                   (swizzle.unitBytes ? swizzle.unitBytes : 16) / bytes, 1));
-  // Swizzled offsets that are the XOR of a per-thread and a per-register
-  // part (power-of-two shapes) take one run-time value and a constant XOR
-  // per register: no per-register address arithmetic to keep live.
   auto offsetOf = [&](const tile::LinearLayout::Coords &c) {
     return swizzledByteOffset(layout.linearIndex(c), bytes, swizzle);
   };
-  Value threadOffset;
-  if (swizzle.unitBytes && offsetSplitsByXor(layout, offsetOf))
-    threadOffset = swizzledOffsetValue(
-        b, loc,
-        linearize(b, loc, registerCoords(b, loc, layout, 0, lane, warp),
-                  layout.shape()),
-        bytes, swizzle);
-  Value runPtr;
+  auto indexOf = [&](int64_t r) {
+    return linearize(b, loc, registerCoords(b, loc, layout, r, lane, warp),
+                     layout.shape());
+  };
+  SharedRegisterAddresses addresses(b, loc, base, layout, elementType, swizzle,
+                                    run, offsetOf, indexOf);
   for (int64_t r = 0; r < layout.numRegisters(); ++r) {
-    if (r % run == 0 && threadOffset) {
-      Value offset = LLVM::XOrOp::create(
-          b, loc, threadOffset,
-          i32Const(b, loc, offsetOf(layout.apply(r, 0, 0))));
-      runPtr = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                                   ValueRange{offset});
-    } else if (r % run == 0) {
-      SmallVector<Value> coords = registerCoords(b, loc, layout, r, lane, warp);
-      runPtr =
-          sharedAddress(b, loc, base, memType,
-                        linearize(b, loc, coords, layout.shape()), swizzle);
-    }
-    if (layout.isDuplicateRegister(r))
+    bool copy = layout.isDuplicateRegister(r);
+    if (copy && r % run != 0)
       continue;
-    Value ptr =
-        r % run == 0
-            ? runPtr
-            : LLVM::GEPOp::create(b, loc, base.getType(), memType, runPtr,
-                                  ValueRange{i32Const(b, loc, r % run)});
+    Value ptr = addresses.at(r); // run starts always: later registers use it
+    if (copy)
+      continue;
     Value v = extract(b, loc, tile, r);
     if (elementType.isInteger(1))
       v = LLVM::ZExtOp::create(b, loc, memType, v);
@@ -538,13 +545,6 @@ Value loadShared(OpBuilder &b, Location loc, Value base, Type elementType,
                       sharedAddress(b, loc, base, sharedType(b, elementType),
                                     linearIndex, swizzle),
                       elementType);
-}
-
-Value sharedElementAddress(OpBuilder &b, Location loc, Value base,
-                           Type elementType, Value linearIndex,
-                           SharedSwizzle swizzle) {
-  return sharedAddress(b, loc, base, sharedType(b, elementType), linearIndex,
-                       swizzle);
 }
 
 Value loadSharedAt(OpBuilder &b, Location loc, Value ptr, Type elementType) {

@@ -143,11 +143,6 @@ using OffsetFn =
 /// run-time value per thread and a constant per register address it all.
 bool offsetSplitsByXor(const tile::LinearLayout &layout, OffsetFn offsetOf);
 
-/// The swizzled byte offset (i32) of element `index` (i64) of `bytes`-wide
-/// elements, computed at run time.
-Value swizzledThreadOffset(OpBuilder &b, Location loc, Value index,
-                           int64_t bytes, SharedSwizzle swizzle);
-
 /// Consecutive row-major elements each thread holds in consecutive
 /// registers (1, 2, 4, ...).
 int64_t registerContiguity(const tile::LinearLayout &layout);
@@ -156,6 +151,35 @@ int64_t registerContiguity(const tile::LinearLayout &layout);
 /// consecutive row-major elements starting at a multiple of the run, on
 /// every thread: such a run is one vector access.
 int64_t alignedRegisterRun(const tile::LinearLayout &layout, int64_t limit);
+
+/// The shared-memory addresses of the registers of a tile in `layout` (i1
+/// kept as i8) whose register r holds element `indexOf(r)` (i64, run time)
+/// at byte offset `offsetOf(coordinates)` under `swizzle`. Runs of `run`
+/// registers (alignedRegisterRun) share their first address; when the
+/// offsets split by XOR (offsetSplitsByXor; `offsetOf` may be null), each
+/// run start is one per-thread offset XOR a constant. Ask `at` in
+/// increasing register order, run starts included. Keeps references to
+/// `offsetOf` and `indexOf`: they must outlive it.
+class SharedRegisterAddresses {
+public:
+  SharedRegisterAddresses(OpBuilder &b, Location loc, Value base,
+                          const tile::LinearLayout &layout, Type elementType,
+                          SharedSwizzle swizzle, int64_t run, OffsetFn offsetOf,
+                          llvm::function_ref<Value(int64_t)> indexOf);
+  Value at(int64_t reg);
+
+private:
+  OpBuilder &b;
+  Location loc;
+  Value base;
+  const tile::LinearLayout &layout;
+  Type memType;
+  SharedSwizzle swizzle;
+  int64_t run;
+  OffsetFn offsetOf;
+  llvm::function_ref<Value(int64_t)> indexOf;
+  Value threadOffset, runPtr;
+};
 
 /// Writes a tile (struct of registers in `layout`) to shared memory at
 /// row-major linear indices, then a barrier.
@@ -166,11 +190,7 @@ void storeTileToShared(OpBuilder &b, Location loc, Value base,
 /// Element `linearIndex` (i64) of a tile in shared memory.
 Value loadShared(OpBuilder &b, Location loc, Value base, Type elementType,
                  Value linearIndex, SharedSwizzle swizzle = {});
-/// The address of element `linearIndex` of a tile of `elementType` (i1
-/// kept as i8) in shared memory, and the element at an address.
-Value sharedElementAddress(OpBuilder &b, Location loc, Value base,
-                           Type elementType, Value linearIndex,
-                           SharedSwizzle swizzle = {});
+/// The element of `elementType` (i1 kept as i8) at a shared-memory address.
 Value loadSharedAt(OpBuilder &b, Location loc, Value ptr, Type elementType);
 /// Row-major linear index (i64) of coordinates in `shape`.
 Value linearize(OpBuilder &b, Location loc, llvm::ArrayRef<Value> coords,
