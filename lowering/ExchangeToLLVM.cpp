@@ -92,15 +92,15 @@ LogicalResult lowerIndexMap(
   // Runs of consecutive elements (row-major-preserving maps) share their
   // first address, so the loads can be vectorised.
   int64_t run = 1;
-  if (readContiguity > 1)
-    run = alignedRegisterRun(
-        out, std::min(readContiguity,
-                      swizzle.unitBytes
-                          ? std::max<int64_t>(
-                                swizzle.unitBytes / elementBytes(element), 1)
-                          : readContiguity));
   int64_t bytes =
       elementBytes(element.isInteger(1) ? rewriter.getI8Type() : element);
+  // (A plain scratch lets a whole run share one address; LLVM splits it
+  // into vectors.)
+  if (readContiguity > 1)
+    run = alignedRegisterRun(
+        out, swizzle.unitBytes
+                 ? std::min(readContiguity, vectorElements(swizzle, bytes))
+                 : readContiguity);
   auto offsetOf = [&](const tile::LinearLayout::Coords &c) {
     return swizzledByteOffset(sourceIndexOf(c), bytes, swizzle);
   };

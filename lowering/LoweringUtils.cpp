@@ -319,6 +319,11 @@ int64_t registerContiguity(const tile::LinearLayout &layout) {
   return run;
 }
 
+int64_t vectorElements(SharedSwizzle swizzle, int64_t bytes) {
+  return std::max<int64_t>((swizzle.unitBytes ? swizzle.unitBytes : 16) / bytes,
+                           1);
+}
+
 int64_t alignedRegisterRun(const tile::LinearLayout &layout, int64_t limit) {
   int64_t run = std::min(registerContiguity(layout), limit);
   if (layout.rank() == 0 || layout.shape().back() % run != 0)
@@ -371,14 +376,10 @@ int64_t exchangeWavefronts(const tile::LinearLayout &source, int64_t bytes,
                            const tile::LinearLayout *result,
                            SourceIndexFn sourceIndexOf, int64_t readRun,
                            SharedSwizzle swizzle) {
-  auto runLimit = [&] {
-    return std::max<int64_t>(
-        (swizzle.unitBytes ? swizzle.unitBytes : 16) / bytes, 1);
-  };
   int64_t total = 0;
   llvm::SmallVector<int64_t, 32> offsets(32);
   // Writes: one access per aligned register run (warp 0; the others alike).
-  int64_t run = alignedRegisterRun(source, runLimit());
+  int64_t run = alignedRegisterRun(source, vectorElements(swizzle, bytes));
   for (int64_t r = 0; r < source.numRegisters(); r += run) {
     if (source.isDuplicateRegister(r))
       continue;
@@ -389,8 +390,10 @@ int64_t exchangeWavefronts(const tile::LinearLayout &source, int64_t bytes,
   }
   if (!result || !sourceIndexOf)
     return total;
-  run = readRun > 1 ? alignedRegisterRun(*result, std::min(readRun, runLimit()))
-                    : 1;
+  run = readRun > 1
+            ? alignedRegisterRun(
+                  *result, std::min(readRun, vectorElements(swizzle, bytes)))
+            : 1;
   for (int64_t r = 0; r < result->numRegisters(); r += run) {
     for (int64_t l = 0; l < 32; ++l)
       offsets[l] = swizzledByteOffset(sourceIndexOf(result->apply(r, l, 0)),
@@ -512,9 +515,7 @@ void storeTileToShared(OpBuilder &b, Location loc, Value base,
   Type memType = sharedType(b, elementType);
   int64_t bytes = elementBytes(memType);
   // A run of consecutive elements is one vector store.
-  int64_t run = alignedRegisterRun(
-      layout, std::max<int64_t>(
-                  (swizzle.unitBytes ? swizzle.unitBytes : 16) / bytes, 1));
+  int64_t run = alignedRegisterRun(layout, vectorElements(swizzle, bytes));
   auto offsetOf = [&](const tile::LinearLayout::Coords &c) {
     return swizzledByteOffset(layout.linearIndex(c), bytes, swizzle);
   };

@@ -147,6 +147,10 @@ bool offsetSplitsByXor(const tile::LinearLayout &layout, OffsetFn offsetOf);
 /// registers (1, 2, 4, ...).
 int64_t registerContiguity(const tile::LinearLayout &layout);
 
+/// Elements of `bytes` one shared-memory access may take under `swizzle`:
+/// a swizzle unit, or 16 bytes.
+int64_t vectorElements(SharedSwizzle swizzle, int64_t bytes);
+
 /// The longest run (at most `limit`) of consecutive registers that hold
 /// consecutive row-major elements starting at a multiple of the run, on
 /// every thread: such a run is one vector access.
