@@ -5,6 +5,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <map>
+
 using namespace mlir;
 
 namespace tessera::tile {
@@ -201,6 +203,33 @@ int64_t LinearLayout::rowMajorIndex(const Coords &coords,
   for (size_t d = 0; d < shape.size(); ++d)
     index = index * shape[d] + coords[d];
   return index;
+}
+
+std::vector<int64_t> registerPermutation(const LinearLayout &from,
+                                         const LinearLayout &to) {
+  // Every dimension is a power of two, so the row-major index of a XOR of
+  // coordinates is the XOR of their indices: comparing indices of the lane
+  // and warp bases compares where every thread's elements sit.
+  for (auto in : {LinearLayout::Lane, LinearLayout::Warp}) {
+    if (from.numBits(in) != to.numBits(in))
+      return {};
+    for (int bit = 0; bit < from.numBits(in); ++bit)
+      if (from.linearIndex(from.bases(in)[bit]) !=
+          to.linearIndex(to.bases(in)[bit]))
+        return {};
+  }
+  std::map<int64_t, int64_t> registerOf; // element index -> register
+  for (int64_t r = from.numRegisters(); r-- > 0;)
+    registerOf[from.linearIndex(from.apply(LinearLayout::Register, r))] = r;
+  std::vector<int64_t> out;
+  for (int64_t r = 0; r < to.numRegisters(); ++r) {
+    auto it =
+        registerOf.find(to.linearIndex(to.apply(LinearLayout::Register, r)));
+    if (it == registerOf.end())
+      return {};
+    out.push_back(it->second);
+  }
+  return out;
 }
 
 BlockedLayoutAttr defaultBlockedLayout(MLIRContext *context,

@@ -76,6 +76,15 @@ private:
   std::array<std::vector<Coords>, 3> bases_;
 };
 
+/// When every thread holds in `to` only elements it already holds in `from`
+/// (the same lanes and warps, the registers reordered or dropped), the
+/// register of `from` that holds each register of `to`; otherwise empty.
+/// Both layouts are of tiles with the same elements in row-major order
+/// (a layout conversion or a reshape), so a conversion between them moves
+/// no data between threads.
+std::vector<int64_t> registerPermutation(const LinearLayout &from,
+                                         const LinearLayout &to);
+
 /// The default blocked layout of a tile of `shape`: `vector` consecutive
 /// elements per thread along the last dimension (fewer if it is shorter),
 /// lanes and then warps filling the dimensions from the last, leftovers on

@@ -28,6 +28,14 @@ int64_t sharedScratchBytes(Operation *op) {
   };
   if (auto mma = dyn_cast<tile::MmaOp>(op))
     return bytesOf(mma.getA().getType()) + bytesOf(mma.getB().getType());
+  if (isa<tile::ConvertLayoutOp, tile::ReshapeOp>(op)) {
+    auto src = cast<RankedTensorType>(op->getOperand(0).getType()),
+         dst = cast<RankedTensorType>(op->getResult(0).getType());
+    // Register moves only (see RowMajorPreservingLowering).
+    if (tile::getLayout(src) && tile::getLayout(dst) &&
+        !tile::registerPermutation(layoutOf(src), layoutOf(dst)).empty())
+      return 0;
+  }
   if (isa<tile::ConvertLayoutOp, tile::ReshapeOp, tile::BroadcastOp,
           tile::PermuteOp, tile::GatherOp, tile::ReduceOp, tile::ScanOp>(op))
     return bytesOf(op->getOperand(0).getType());
@@ -128,24 +136,11 @@ template <typename OpT> struct IndexMapPattern : OpConversionPattern<OpT> {
   bool swizzle;
 };
 
-/// True if two layouts of tiles with the same row-major element order put
-/// every element in the same register of the same thread.
-bool sameRowMajorPlacement(const tile::LinearLayout &a,
-                           const tile::LinearLayout &b) {
-  for (int in = 0; in < 3; ++in) {
-    auto dim = tile::LinearLayout::InDim(in);
-    if (a.numBits(dim) != b.numBits(dim))
-      return false;
-    for (int bit = 0; bit < a.numBits(dim); ++bit)
-      if (a.linearIndex(a.bases(dim)[bit]) != b.linearIndex(b.bases(dim)[bit]))
-        return false;
-  }
-  return true;
-}
-
 /// convert_layout and reshape keep the row-major order of the elements:
-/// free when both layouts place the linear index the same way, otherwise
-/// the element at result index i is source element i.
+/// register moves when every thread already holds the elements it needs
+/// (same placement, or registers reordered, as from an mma accumulator to
+/// the A fragments of the next mma), otherwise the element at result index
+/// i is source element i, through shared memory.
 template <typename OpT>
 struct RowMajorPreservingLowering : IndexMapPattern<OpT> {
   using IndexMapPattern<OpT>::IndexMapPattern;
@@ -153,10 +148,21 @@ struct RowMajorPreservingLowering : IndexMapPattern<OpT> {
   matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType src = op.getSource().getType(), dst = op.getType();
-    if (tile::getLayout(src) && tile::getLayout(dst) &&
-        sameRowMajorPlacement(layoutOf(src), layoutOf(dst))) {
-      rewriter.replaceOp(op, adaptor.getSource());
-      return success();
+    if (tile::getLayout(src) && tile::getLayout(dst)) {
+      std::vector<int64_t> from =
+          tile::registerPermutation(layoutOf(src), layoutOf(dst));
+      if (!from.empty()) {
+        Location loc = op.getLoc();
+        SmallVector<Value> in =
+            unpackStruct(rewriter, loc, adaptor.getSource());
+        SmallVector<Value> out;
+        for (int64_t r : from)
+          out.push_back(in[r]);
+        rewriter.replaceOp(
+            op, packStruct(rewriter, loc,
+                           this->getTypeConverter()->convertType(dst), out));
+        return success();
+      }
     }
     return lowerIndexMap(
         op, adaptor.getSource(), src, dst, this->getTypeConverter(), rewriter,

@@ -194,6 +194,33 @@ struct AllocFromAnyLayout : OpRewritePattern<LocalAllocOp> {
   }
 };
 
+/// local_load(local_alloc(x)) -> convert_layout(x) when every thread
+/// already holds the elements it reads back (an mma accumulator feeding the
+/// A fragments of the next mma with all warps along M): the conversion is
+/// register moves, with no shared memory, barrier or ldmatrix.
+struct FragmentsFromRegisters : OpRewritePattern<LocalLoadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LocalLoadOp op,
+                                PatternRewriter &rewriter) const override {
+    auto alloc = op.getBuffer().getDefiningOp<LocalAllocOp>();
+    if (!alloc || !alloc.getInit())
+      return failure();
+    Value tile = alloc.getInit();
+    auto from = cast<RankedTensorType>(tile.getType());
+    RankedTensorType to = op.getType();
+    if (from.getShape() != to.getShape() || !getLayout(from) ||
+        !getLayout(to) ||
+        registerPermutation(LinearLayout::get(getLayout(from), from.getShape()),
+                            LinearLayout::get(getLayout(to), to.getShape()))
+            .empty())
+      return failure();
+    rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, to, tile);
+    if (alloc->use_empty())
+      rewriter.eraseOp(alloc);
+    return success();
+  }
+};
+
 /// A loop-carried tile converted to layout L at the top of each iteration
 /// and converted back from L before the yield is carried in L instead:
 /// one conversion before the loop and one after, none inside. A tile
@@ -255,7 +282,7 @@ struct RemoveLayoutConversionsPass
     RewritePatternSet patterns(&getContext());
     patterns.add<LoadIntoLayout, CarryInLayout, StoreFromAccumulator,
                  ElementwiseInAccumulatorLayout, AllocFromAnyLayout,
-                 CastBeforeConvert<arith::TruncFOp>,
+                 FragmentsFromRegisters, CastBeforeConvert<arith::TruncFOp>,
                  CastBeforeConvert<arith::ExtFOp>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

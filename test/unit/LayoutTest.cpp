@@ -114,4 +114,40 @@ TEST_F(LayoutTest, SharedSwizzleSpreadsAColumnOverBanks) {
   EXPECT_EQ(shared.offset(3, 5, 64), shared.offset(3, 0, 64) + 5);
 }
 
+// An mma.sync accumulator with all warps along M holds in each thread the
+// A fragments of the next mma, registers reordered: registerPermutation
+// finds, for every fragment register, the accumulator register with the
+// same element in every lane and warp. Warps along N break it (a warp's A
+// rows span columns another warp holds), and so does a transpose (B).
+TEST_F(LayoutTest, AccumulatorToNextAOperandIsRegisterMoves) {
+  auto mma = MmaLayoutAttr::get(&ctx, 2, {4, 1}, {16, 8});
+  LinearLayout acc = LinearLayout::fromMma(mma, {64, 32});
+  LinearLayout a = LinearLayout::fromDotOperand(
+      DotOperandLayoutAttr::get(&ctx, 0, mma, 2), {64, 32});
+  std::vector<int64_t> from = registerPermutation(acc, a);
+  ASSERT_EQ(int64_t(from.size()), a.numRegisters());
+  std::set<int64_t> used(from.begin(), from.end());
+  EXPECT_EQ(int64_t(used.size()), acc.numRegisters());
+  for (int64_t warp = 0; warp < 4; ++warp)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t r = 0; r < a.numRegisters(); ++r)
+        EXPECT_EQ(a.apply(r, lane, warp), acc.apply(from[r], lane, warp));
+  // Identity for equal layouts.
+  std::vector<int64_t> same = registerPermutation(acc, acc);
+  for (int64_t r = 0; r < acc.numRegisters(); ++r)
+    EXPECT_EQ(same[r], r);
+
+  auto split = MmaLayoutAttr::get(&ctx, 2, {2, 2}, {16, 8});
+  EXPECT_TRUE(registerPermutation(
+                  LinearLayout::fromMma(split, {64, 32}),
+                  LinearLayout::fromDotOperand(
+                      DotOperandLayoutAttr::get(&ctx, 0, split, 2), {64, 32}))
+                  .empty());
+  EXPECT_TRUE(registerPermutation(
+                  LinearLayout::fromMma(mma, {32, 32}),
+                  LinearLayout::fromDotOperand(
+                      DotOperandLayoutAttr::get(&ctx, 1, mma, 2), {32, 32}))
+                  .empty());
+}
+
 } // namespace

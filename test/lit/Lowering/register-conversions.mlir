@@ -1,0 +1,40 @@
+// RUN: tile-opt %s -split-input-file --convert-tile-to-llvm | FileCheck %s
+
+// An mma.sync accumulator with every warp along M holds, in each thread,
+// exactly the elements of the A fragments of the next mma (m16n8 tiles side
+// by side are the k16 halves of one A fragment): the conversion is register
+// moves, with no shared memory and no barrier, and needs no scratch.
+#mma = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+#dot = #tile.dot_operand<idx = 0, parent = #mma, kwidth = 2>
+// CHECK-LABEL: llvm.func @acc_to_a(
+// CHECK-SAME:    tile.shared_bytes = 0
+// CHECK-NOT:     nvvm.barrier
+// CHECK-NOT:     !llvm.ptr<3>
+// CHECK:         llvm.return
+module attributes {tile.num_warps = 4 : i32} {
+tile.kernel @acc_to_a(%v: !tile.view<?x?xbf16>, %w: !tile.view<?x?xbf16>) {
+  %i = tile.program_id x : index
+  %t = tile.load %v[%i, %i] : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #mma>
+  %a = tile.convert_layout %t : tensor<64x32xbf16, #mma> -> tensor<64x32xbf16, #dot>
+  tile.store %a, %w[%i, %i] : tensor<64x32xbf16, #dot> -> !tile.view<?x?xbf16>
+}
+}
+
+// -----
+
+// With warps along N as well, a warp's A rows span columns another warp
+// holds: through shared memory.
+#mma = #tile.mma<version = 2, wpc = [2, 2], instr = [16, 8]>
+#dot = #tile.dot_operand<idx = 0, parent = #mma, kwidth = 2>
+// CHECK-LABEL: llvm.func @acc_to_a_across_warps
+// CHECK-SAME:    tile.shared_bytes = 4096
+// CHECK:         nvvm.barrier
+// CHECK:         llvm.store {{.*}} !llvm.ptr<3>
+module attributes {tile.num_warps = 4 : i32} {
+tile.kernel @acc_to_a_across_warps(%v: !tile.view<?x?xbf16>, %w: !tile.view<?x?xbf16>) {
+  %i = tile.program_id x : index
+  %t = tile.load %v[%i, %i] : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #mma>
+  %a = tile.convert_layout %t : tensor<64x32xbf16, #mma> -> tensor<64x32xbf16, #dot>
+  tile.store %a, %w[%i, %i] : tensor<64x32xbf16, #dot> -> !tile.view<?x?xbf16>
+}
+}
