@@ -12,8 +12,10 @@ build() { # dtype seqlen gates
   tmp=$(mktemp -d)
   "$tessera" print conv --dtype "$1" --seqlen "$2" --gates "$3" > "$tmp/k.mlir"
   # Warps and the scratch swizzle per length, as measured on the H200
-  # (bench/RESULTS.md, 2026-12-01): 4 warps up to 2K; 16 at 4K-16K, where
-  # 128 threads cannot hold the sequence in registers; 8 for the multi-pass
+  # (bench/RESULTS.md, 2026-12-01): 4 warps up to 2K (the row-column plans'
+  # 64-row matrices: 16 rows per warp, so the left product's result is the
+  # right product's A operand in registers); 16 at 4K-16K, where 128
+  # threads cannot hold the sequence in registers; 8 for the multi-pass
   # kernels. The swizzle everywhere but the fused 16K kernel, whose spills
   # it makes worse (15.9 vs 13.5 ms).
   local flags="--num-warps 4"

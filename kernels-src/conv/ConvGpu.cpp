@@ -120,7 +120,9 @@ rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
     auto pairs = [&](const DeviceTensor &t) {
       return over(t, {B, H, L / 2, 2}, {2, 1});
     };
-    std::vector<rt::Arg> args = {pairs(a.u), a.spectrum.view()};
+    ViewShape sv = fusedSpectrumView(p, H);
+    std::vector<rt::Arg> args = {
+        pairs(a.u), rt::ViewArg{a.spectrum.ptr, sv.sizes, sv.strides}};
     if (g.pre)
       args.push_back(pairs(a.pre));
     if (g.post)

@@ -51,25 +51,31 @@ Complex gather(const Complex &a, const Tile &indices, int64_t axis) {
   return {dsl::gather(a.re, indices, axis), dsl::gather(a.im, indices, axis)};
 }
 
-/// The DFT matrix F[j][n] = exp(-+2 pi i j n / m) * scale as constant tiles in
-/// `dtype` (with -Im, so that a complex product is four mma).
+/// Rows [0, rows) and columns [0, cols) of the DFT matrix
+/// F[j][n] = exp(-+2 pi i j n / m) * scale as constant tiles in `dtype` (with
+/// -Im, so that a complex product is four mma).
 struct Dft {
   Tile re, im, negIm;
 };
 
-Dft dftMatrix(int64_t m, bool inverse, DType dtype) {
-  std::vector<double> re(m * m), im(m * m), negIm(m * m);
+Dft dftMatrix(int64_t rows, int64_t cols, int64_t m, bool inverse,
+              DType dtype) {
+  std::vector<double> re(rows * cols), im(rows * cols), negIm(rows * cols);
   const double scale = inverse ? 1.0 : 1.0 / double(m);
-  for (int64_t j = 0; j < m; ++j)
-    for (int64_t n = 0; n < m; ++n) {
+  for (int64_t j = 0; j < rows; ++j)
+    for (int64_t n = 0; n < cols; ++n) {
       double angle =
           (inverse ? 2.0 : -2.0) * M_PI * double((j * n) % m) / double(m);
-      re[j * m + n] = std::cos(angle) * scale;
-      im[j * m + n] = std::sin(angle) * scale;
-      negIm[j * m + n] = -im[j * m + n];
+      re[j * cols + n] = std::cos(angle) * scale;
+      im[j * cols + n] = std::sin(angle) * scale;
+      negIm[j * cols + n] = -im[j * cols + n];
     }
-  return {constant({m, m}, dtype, re), constant({m, m}, dtype, im),
-          constant({m, m}, dtype, negIm)};
+  return {constant({rows, cols}, dtype, re), constant({rows, cols}, dtype, im),
+          constant({rows, cols}, dtype, negIm)};
+}
+
+Dft dftMatrix(int64_t m, bool inverse, DType dtype) {
+  return dftMatrix(m, m, m, inverse, dtype);
 }
 
 /// F * X: the data is rounded to `dtype` for the Tensor Core, products
@@ -79,6 +85,15 @@ Complex dftTimes(const Dft &F, const Complex &x, DType dtype) {
   Tile zero = zeros({F.re.shape()[0], x.re.shape()[1]}, f32);
   return {mma(F.negIm, xi, mma(F.re, xr, zero)),
           mma(F.im, xr, mma(F.re, xi, zero))};
+}
+
+/// X * F (F symmetric, so the same matrix transforms X's rows): the data
+/// is the left operand, rounded to `dtype`.
+Complex timesDft(const Complex &x, const Dft &F, DType dtype) {
+  Tile xr = cast(x.re, dtype), xi = cast(x.im, dtype);
+  Tile zero = zeros({x.re.shape()[0], F.re.shape()[1]}, f32);
+  return {mma(xi, F.negIm, mma(xr, F.re, zero)),
+          mma(xr, F.im, mma(xi, F.re, zero))};
 }
 
 /// exp(-+2 pi i * row * col / (rows * cols)) for row in [0, rows) and
@@ -133,6 +148,48 @@ Complex fft(Complex x, const std::vector<int64_t> &factors, DType dtype,
   return reshape(x, {M});
 }
 
+/// exp(-+2 pi i * row * col / period) as a rows x cols tile.
+Complex twiddleMatrix(int64_t rows, int64_t cols, int64_t period,
+                      bool inverse) {
+  Tile r = reshape(iota(rows), {rows, 1});
+  Tile c = reshape(iota(cols), {1, cols});
+  Tile angle =
+      cast(r * c, f32) * ((inverse ? 2.0 : -2.0) * M_PI / double(period));
+  return {cos(angle), sin(angle)};
+}
+
+/// The row-column FFT (Plan::rowColumn) of z, M = m1 m2, given as the first
+/// rows of X[n1][n2] = z[n1 m2 + n2] (the rest is zero, so only those
+/// columns of F_m1 take part): A = F_m1 X, then the twiddle
+/// A[k1][n2] *= w_M^(k1 n2), then Z = A F_m2, with Z[k1][k2] = FFT(z)[k1 +
+/// m1 k2], scaled by 1/M.
+Complex fftRowColumn(const Complex &x, int64_t m1, int64_t m2, DType dtype) {
+  const int64_t rows = x.re.shape()[0];
+  Complex a = dftTimes(dftMatrix(m1, rows, m1, false, dtype), x, dtype);
+  a = a * twiddleMatrix(m1, m2, m1 * m2, false);
+  return timesDft(a, dftMatrix(m2, false, dtype), dtype);
+}
+
+/// The inverse of fftRowColumn (unscaled), its first `rows` rows:
+/// E = Z conj(F_m2), E[k1][n2] *= w_M^(-k1 n2), X = conj(F_m1) E.
+Complex ifftRowColumn(const Complex &Z, int64_t m1, int64_t m2, int64_t rows,
+                      DType dtype) {
+  Complex e = timesDft(Z, dftMatrix(m2, true, dtype), dtype);
+  e = e * twiddleMatrix(m1, m2, m1 * m2, true);
+  return dftTimes(dftMatrix(rows, m1, m1, true, dtype), e, dtype);
+}
+
+/// Z[-k] for the [k1][k2] order of fftRowColumn: -(k1 + m1 k2) mod M is
+/// k1' = -k1 mod m1 and k2' = (-k2 - [k1 != 0]) mod m2, two gathers (rows,
+/// then columns; the column index depends on the row only through k1 = 0).
+Complex negatedRowColumn(const Complex &Z, int64_t m1, int64_t m2) {
+  Tile k1 = reshape(iota(m1), {m1, 1}), k2 = reshape(iota(m2), {1, m2});
+  Tile zeroCols = k2 * 0.0;
+  Tile rows = ((double(m1) - k1) + zeroCols) % double(m1);
+  Tile cols = ((double(2 * m2) - k2) - minimum(k1, 1.0)) % double(m2);
+  return gather(gather(Z, rows, 0), cols, 1);
+}
+
 /// (n - shift - k) mod n for k in [0, n): the index of -k (shifted) in a
 /// length-n frequency row.
 Tile negatedIndex(int64_t n, const Scalar &shift = Scalar()) {
@@ -165,9 +222,47 @@ Complex loadPacked(const View &v, const Scalar &b, const Scalar &h, int64_t M) {
           cast(reshape(load(v, {b, h, 0, 1}, {1, 1, M, 1}), {M}), f32)};
 }
 
+/// The fused kernel's body for Plan::rowColumn: z's first M / 2 samples
+/// (the rest is u's zero padding) as the top half of the m1 x m2 matrix,
+/// the row-column FFT, the spectrum product in [k1][k2] order, the inverse,
+/// and the top half of the result (y's seqlen <= M samples).
+void fusedRowColumn(KernelArgs &args, const Plan &p, const Config &c,
+                    const View &u, const View &spectrum, const View &y,
+                    const Scalar &b, const Scalar &h) {
+  const int64_t M = p.M, m1 = p.factors[0], m2 = p.factors[1], half = m1 / 2;
+  auto loadHalf = [&](const View &v) {
+    Complex z = loadPacked(v, b, h, M / 2);
+    return reshape(z, {half, m2});
+  };
+  Complex z = loadHalf(u);
+  if (c.preGate) {
+    Complex g = loadHalf(args["pre"]);
+    z = {z.re * g.re, z.im * g.im};
+  }
+  Complex Z = fftRowColumn(z, m1, m2, c.dtype);
+  // Load indices count tiles: tile (4 h + r) of m1 rows.
+  auto row = [&](int64_t r) {
+    return load(spectrum, {h * Scalar(4) + Scalar(r), 0}, {m1, m2});
+  };
+  Complex P{row(0), row(1)}, Q{row(2), row(3)};
+  Complex Zy = P * Z + Q * conj(negatedRowColumn(Z, m1, m2));
+  Complex out = ifftRowColumn(Zy, m1, m2, half, c.dtype);
+  if (c.postGate) {
+    Complex g = loadHalf(args["post"]);
+    out = {out.re * g.re, out.im * g.im};
+  }
+  // Through (M / 2): each reshape keeps every element in its thread.
+  auto rowOf = [&](const Tile &t) {
+    return reshape(reshape(cast(t, c.dtype), {M / 2}), {1, 1, M / 2, 1});
+  };
+  store(y, {b, h, 0, 0}, rowOf(out.re));
+  store(y, {b, h, 0, 1}, rowOf(out.im));
+}
+
 void buildFused(KernelModule &m, const Plan &p, const Config &c) {
   const int64_t M = p.M;
-  std::vector<Param> params = {view("u", c.dtype, 4), view("spectrum", f32, 3)};
+  std::vector<Param> params = {view("u", c.dtype, 4),
+                               view("spectrum", f32, p.rowColumn ? 2 : 3)};
   if (c.preGate)
     params.push_back(view("pre", c.dtype, 4));
   if (c.postGate)
@@ -177,6 +272,10 @@ void buildFused(KernelModule &m, const Plan &p, const Config &c) {
   m.kernel(variantName("conv_fused", M, c, p), params, [&](KernelArgs &args) {
     View u = args["u"], spectrum = args["spectrum"], y = args["y"];
     Scalar h = program_id(0), b = program_id(1);
+    if (p.rowColumn) {
+      fusedRowColumn(args, p, c, u, spectrum, y, b, h);
+      return;
+    }
 
     Complex z = loadPacked(u, b, h, M);
     if (c.preGate) {
@@ -456,7 +555,9 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     auto pairs = [&](interp::Buffer *buf) -> KernelArg {
       return ViewArg{buf, {B, H, Lp / 2, 2}, {H * Lp, Lp, 2, 1}, 0};
     };
-    std::vector<KernelArg> args = {pairs(u), ViewArg{bufs.spectrum}};
+    ViewShape sv = fusedSpectrumView(p, H);
+    std::vector<KernelArg> args = {
+        pairs(u), ViewArg{bufs.spectrum, sv.sizes, sv.strides, 0}};
     if (cfg.preGate)
       args.push_back(pairs(pre));
     if (cfg.postGate)

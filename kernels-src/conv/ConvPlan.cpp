@@ -32,6 +32,15 @@ Plan plan(int64_t seqlen, bool forceMultiPass) {
   p.M = fftSize(seqlen);
   p.fused = !forceMultiPass && 2 * p.M <= 32768;
   if (p.fused) {
+    // Two matrix products of m1 = 16 x (4 warps) rows (32 for 512): every
+    // warp's rows of the left product's result are the A fragments of the
+    // right product, in registers.
+    if (p.M >= 512 && p.M <= 4096) {
+      const int64_t m1 = p.M == 512 ? 32 : 64;
+      p.rowColumn = true;
+      p.factors = {m1, p.M / m1};
+      return p;
+    }
     p.factors = radices(p.M);
     return p;
   }
@@ -42,6 +51,19 @@ Plan plan(int64_t seqlen, bool forceMultiPass) {
   p.outer = std::min<int64_t>(p.M / 2, bits % 2 == 0 ? 16 : 32);
   p.factors = radices(p.M / p.outer);
   return p;
+}
+
+int64_t spectrumIndex(const Plan &p, int64_t k) {
+  if (!p.rowColumn)
+    return k;
+  const int64_t m1 = p.factors[0], m2 = p.factors[1];
+  return (k % m1) * m2 + k / m1;
+}
+
+ViewShape fusedSpectrumView(const Plan &p, int64_t channels) {
+  if (p.rowColumn)
+    return {{channels * 4 * p.factors[0], p.factors[1]}, {p.factors[1], 1}};
+  return {{channels, 4, p.M}, {4 * p.M, p.M, 1}};
 }
 
 int64_t columnBlock(const Plan &p) {

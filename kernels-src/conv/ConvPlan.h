@@ -32,10 +32,11 @@ std::vector<double> reference(const Shape &shape, const std::vector<double> &u,
                               const std::vector<double> &pre,
                               const std::vector<double> &post);
 
-/// The kernel's spectrum in the layout the convolution kernels read:
-/// (channels, 4, M) f32, rows P.re, P.im, Q.re, Q.im in natural frequency
-/// order k = 0..M-1. With w = exp(-2 pi i / N), N = 2M, K = FFT_N(k padded
-/// with zeros to N), Kk = K[k], Kr = K[M - k] (K[M] for k = 0):
+/// The kernel's spectrum in the layout the convolution kernels of
+/// plan(seqlen, forceMultiPass) read: (channels, 4, M) f32, rows P.re, P.im,
+/// Q.re, Q.im, frequency k at spectrumIndex(plan, k). With w = exp(-2 pi i /
+/// N), N = 2M, K = FFT_N(k padded with zeros to N), Kk = K[k], Kr = K[M - k]
+/// (K[M] for k = 0):
 ///   a  = (1 - i w^k) / 2,     b  = (1 + i w^k) / 2,
 ///   a' = (1 + i w^-k) / 2,    b' = (1 - i w^-k) / 2,
 ///   P = a' a Kk + b' conj(b') conj(Kr),
@@ -44,20 +45,32 @@ std::vector<double> reference(const Shape &shape, const std::vector<double> &u,
 /// O(N log N) FFT); the caller stores it in an f32 buffer. P and Q carry no
 /// 1/M: the inverse transform's 1/M is applied by the kernels.
 std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
-                                    const std::vector<double> &k);
+                                    const std::vector<double> &k,
+                                    bool forceMultiPass = false);
 
 /// How the FFT of size M is split: `fused` runs everything in one kernel
-/// (factors: the radices of its stages, at most 32 each: one for M <= 32,
-/// two up to 1024, three beyond); otherwise three
-/// passes: an outer FFT of size `outer` over columns, the fused inner FFT of
-/// size M / outer (factors) with the spectrum product, and the inverse outer
-/// FFT.
+/// (factors: the radices of its stages); otherwise three passes: an outer
+/// FFT of size `outer` over columns, the fused inner FFT of size M / outer
+/// (factors) with the spectrum product, and the inverse outer FFT.
+///
+/// `rowColumn` (fused, M = 512..4096, factors {m1, m2}): the sequence is the
+/// m1 x m2 matrix X[n1][n2] = z[n1 m2 + n2] and the FFT is two matrix
+/// products, F_m1 X on the left, then (after the twiddle) F_m2 on the right,
+/// with no transpose in between: frequency k1 + m1 k2 ends at [k1][k2],
+/// which is the order of the spectrum, and the inverse undoes the same steps
+/// in reverse. Otherwise every stage is a left product and frequencies end
+/// in natural order.
 struct Plan {
   int64_t M = 0;
   bool fused = true;
+  bool rowColumn = false;
   int64_t outer = 1;
   std::vector<int64_t> factors;
 };
+
+/// Where frequency k (0 <= k < M) of the spectrum and of the kernels'
+/// transforms sits: k itself, or (k mod m1) m2 + k / m1 for rowColumn.
+int64_t spectrumIndex(const Plan &plan, int64_t k);
 
 /// The default plan: fused while N = 2M <= 32768, multi-pass beyond.
 /// `forceMultiPass` takes the multi-pass path at any size (for tests).
@@ -65,6 +78,14 @@ Plan plan(int64_t seqlen, bool forceMultiPass = false);
 
 /// Radices of the stages of an FFT of size n (powers of two, at most 32).
 std::vector<int64_t> radices(int64_t n);
+
+/// How the fused kernel views the (channels, 4, M) spectrum: as is, or for
+/// rowColumn as (channels * 4 * m1, m2) rows, so each of P.re, P.im, Q.re,
+/// Q.im is one m1 x m2 tile read in the layout of the transform.
+struct ViewShape {
+  std::vector<int64_t> sizes, strides;
+};
+ViewShape fusedSpectrumView(const Plan &plan, int64_t channels);
 
 /// Columns of the inner FFT each program of the outer passes takes.
 int64_t columnBlock(const Plan &p);

@@ -119,7 +119,8 @@ std::vector<double> reference(const Shape &shape, const std::vector<double> &u,
 }
 
 std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
-                                    const std::vector<double> &k) {
+                                    const std::vector<double> &k,
+                                    bool forceMultiPass) {
   const char *who = "prepareSpectrum";
   checkPositive(who, "channels", channels);
   checkPositive(who, "seqlen", seqlen);
@@ -140,6 +141,7 @@ std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
     wNeg[j] = std::polar(1.0, -angle);
   }
 
+  const Plan p = plan(seqlen, forceMultiPass);
   const cd I(0.0, 1.0);
   std::vector<double> out(channels * 4 * M);
   std::vector<cd> K(N);
@@ -155,10 +157,11 @@ std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
       const cd ap = (1.0 + I * wNeg[j]) / 2.0, bp = (1.0 - I * wNeg[j]) / 2.0;
       const cd P = ap * a * Kk + bp * std::conj(bp) * std::conj(Kr);
       const cd Q = ap * b * Kk + bp * std::conj(ap) * std::conj(Kr);
-      row[0 * M + j] = P.real();
-      row[1 * M + j] = P.imag();
-      row[2 * M + j] = Q.real();
-      row[3 * M + j] = Q.imag();
+      const int64_t at = spectrumIndex(p, j);
+      row[0 * M + at] = P.real();
+      row[1 * M + at] = P.imag();
+      row[2 * M + at] = Q.real();
+      row[3 * M + at] = Q.imag();
     }
   }
   return out;

@@ -522,7 +522,9 @@ int convCases(const std::string &dir, std::mt19937_64 &rng) {
       c.tolerance = t == dsl::f16 ? 2e-3 : 1e-2;
       // The kernel views (B, H, L) as (B, H, L / 2, 2): the same bytes.
       c.args = {
-          viewArg(t, {B, H, L / 2, 2}, uv), viewArg(dsl::f32, {H, 4, L}, spec),
+          viewArg(t, {B, H, L / 2, 2}, uv),
+          viewArg(dsl::f32, conv::fusedSpectrumView(conv::plan(L), H).sizes,
+                  spec),
           viewArg(t, {B, H, L / 2, 2}, pv), viewArg(t, {B, H, L / 2, 2}, qv),
           viewArg(t, {B, H, L / 2, 2}, {},
                   conv::reference(conv::Shape{B, H, L}, uv, k, pv, qv))};

@@ -300,9 +300,11 @@ std::vector<double> packedPipeline(int64_t seqlen, const std::vector<double> &v,
       z[t / 2].real(v[t]);
   }
   std::vector<cd> Z = dft(z, -1), Zy(M);
+  const conv::Plan p = conv::plan(seqlen);
   for (int64_t j = 0; j < M; ++j) {
-    cd P(spectrum[0 * M + j], spectrum[1 * M + j]);
-    cd Q(spectrum[2 * M + j], spectrum[3 * M + j]);
+    const int64_t at = conv::spectrumIndex(p, j);
+    cd P(spectrum[0 * M + at], spectrum[1 * M + at]);
+    cd Q(spectrum[2 * M + at], spectrum[3 * M + at]);
     Zy[j] = P * Z[j] + Q * std::conj(Z[(M - j) % M]);
   }
   std::vector<cd> zy = dft(Zy, +1);
@@ -347,10 +349,40 @@ TEST_P(ConvSpectrumPipeline, MatchesDirectConvolution) {
 INSTANTIATE_TEST_SUITE_P(
     Lengths, ConvSpectrumPipeline,
     // Powers of two, lengths that pad (12 -> 16, 100 -> 128), odd lengths.
-    ::testing::Values<int64_t>(2, 3, 12, 16, 64, 100, 257),
+    // 257 and 1000 run on row-column plans (spectrum in [k1][k2] order).
+    ::testing::Values<int64_t>(2, 3, 12, 16, 64, 100, 257, 1000),
     [](const ::testing::TestParamInfo<int64_t> &info) {
       return "L" + std::to_string(info.param);
     });
+
+TEST(ConvSpectrum, RowColumnOrderIsAPermutationOfNaturalOrder) {
+  // Row-column plans keep frequency k1 + m1 k2 at [k1][k2]; the multi-pass
+  // plan of the same length keeps natural order: the same values, moved.
+  std::mt19937_64 rng(7);
+  for (int64_t L : {512, 1024, 2048, 4096}) {
+    SCOPED_TRACE("seqlen " + std::to_string(L));
+    conv::Plan p = conv::plan(L);
+    ASSERT_TRUE(p.rowColumn);
+    const int64_t M = p.M, m1 = p.factors[0], m2 = p.factors[1];
+    EXPECT_EQ(m1 * m2, M);
+    std::vector<int64_t> seen(M, 0);
+    for (int64_t k = 0; k < M; ++k)
+      ++seen[conv::spectrumIndex(p, k)];
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), M);
+    EXPECT_EQ(conv::spectrumIndex(p, 1), m2);     // k1 = 1, k2 = 0
+    EXPECT_EQ(conv::spectrumIndex(p, m1), 1);     // k1 = 0, k2 = 1
+    std::vector<double> k = uniform(L, rng);
+    std::vector<double> rc = conv::prepareSpectrum(1, L, k),
+                        natural = conv::prepareSpectrum(1, L, k, true);
+    for (int64_t r = 0; r < 4; ++r)
+      for (int64_t f = 0; f < M; ++f)
+        ASSERT_EQ(rc[r * M + conv::spectrumIndex(p, f)], natural[r * M + f])
+            << "row " << r << " k " << f;
+  }
+  EXPECT_FALSE(conv::plan(256).rowColumn);
+  EXPECT_FALSE(conv::plan(8192).rowColumn);
+  EXPECT_FALSE(conv::plan(1024, /*forceMultiPass=*/true).rowColumn);
+}
 
 TEST(ConvSpectrum, UnitImpulseKernelIsIdentity) {
   // k = delta: K = 1, Y = X, so the packed product must give Zy = Z: P = 1,
@@ -540,7 +572,8 @@ Problem makeProblem(const conv::Shape &s, const conv::Config &config,
     k.set(i, kd[i]);
   p.k = check::values(k);
   p.spectrum = std::make_unique<Buffer>(DType::f32, std::vector<int64_t>{H, 4, M});
-  std::vector<double> spectrum = conv::prepareSpectrum(H, L, p.k);
+  std::vector<double> spectrum =
+      conv::prepareSpectrum(H, L, p.k, config.forceMultiPass);
   for (int64_t i = 0; i < p.spectrum->numElements(); ++i)
     p.spectrum->set(i, spectrum[i]);
   p.y = std::make_unique<Buffer>(io, std::vector<int64_t>{B, H, L});

@@ -1,35 +1,40 @@
 // The butterfly long convolution as the DSL builds it (f16, seqlen 1024,
-// FFT size M = 32 x 32 with real-input packing).
+// FFT size M = 64 x 16 with real-input packing, the row-column plan).
 // RUN: tessera print conv --dtype f16 | FileCheck %s
 // RUN: tessera print conv --dtype f16 | tile-opt -canonicalize -cse | FileCheck %s --check-prefix=CSE
 // RUN: tessera print conv-multipass --dtype bf16 | FileCheck %s --check-prefix=MULTI
 
-// CHECK-LABEL: tile.kernel @conv_fused_f16_M1024_32_32_pre_post
-// The packed sequence z[n] = u[2n] + i u[2n+1]: two loads of the
-// (seqlen / 2, 2) view, one per component, gated by `pre`.
-// CHECK:         tile.load %{{.*}} : !tile.view<?x?x?x?xf16> -> tensor<1x1x1024x1xf16>
-// CHECK:         tile.load %{{.*}} : !tile.view<?x?x?x?xf16> -> tensor<1x1x1024x1xf16>
-// Stage 1 of the forward FFT: a complex 32x32 DFT times (32, 32) data,
-// four f16 mma accumulating in f32, then the twiddle from iota.
-// CHECK-COUNT-4: tile.mma %{{.*}} : tensor<32x32xf16>, tensor<32x32xf16>, tensor<32x32xf32>
+// CHECK-LABEL: tile.kernel @conv_fused_f16_M1024_64_16_pre_post
+// The packed sequence z[n] = u[2n] + i u[2n+1], its first M / 2 samples
+// (the rest is padding): two loads of the (seqlen / 2, 2) view, one per
+// component, gated by `pre`.
+// CHECK:         tile.load %{{.*}} : !tile.view<?x?x?x?xf16> -> tensor<1x1x512x1xf16>
+// CHECK:         tile.load %{{.*}} : !tile.view<?x?x?x?xf16> -> tensor<1x1x512x1xf16>
+// Left product: the first 32 columns of the 64-point DFT times the top
+// half of the 64 x 16 matrix, four f16 mma accumulating in f32; the
+// twiddle from iota; the right product with the 16-point DFT.
+// CHECK-COUNT-4: tile.mma %{{.*}} : tensor<64x32xf16>, tensor<32x16xf16>, tensor<64x16xf32>
 // CHECK:         math.cos
 // CHECK:         math.sin
-// CHECK-COUNT-4: tile.mma %{{.*}} : tensor<32x32xf16>, tensor<32x32xf16>, tensor<32x32xf32>
-// The spectrum product reads P and Q and conj(Z[-k]) through a gather.
-// CHECK:         tile.load %{{.*}} : !tile.view<?x?x?xf32> -> tensor<1x1x1024xf32>
-// CHECK:         tile.iota : tensor<1024xi32>
-// CHECK:         arith.remsi
-// CHECK:         tile.gather %{{.*}} axis 0 : tensor<1024xf32>, tensor<1024xi32> -> tensor<1024xf32>
-// CHECK:         tile.gather %{{.*}} axis 0 : tensor<1024xf32>, tensor<1024xi32> -> tensor<1024xf32>
-// The inverse FFT: two more stages of four mma each.
-// CHECK-COUNT-8: tile.mma
+// CHECK-COUNT-4: tile.mma %{{.*}} : tensor<64x16xf16>, tensor<16x16xf16>, tensor<64x16xf32>
+// The spectrum product in [k1][k2] order: P and Q as 64 x 16 tiles of the
+// (channels * 4 * 64, 16) view, conj(Z[-k]) through a row then a column
+// gather.
+// CHECK:         tile.load %{{.*}} : !tile.view<?x?xf32> -> tensor<64x16xf32>
+// CHECK:         tile.gather %{{.*}} axis 0 : tensor<64x16xf32>, tensor<64x16xi32> -> tensor<64x16xf32>
+// CHECK:         tile.gather %{{.*}} axis 1 : tensor<64x16xf32>, tensor<64x16xi32> -> tensor<64x16xf32>
+// The inverse: right product, twiddle, left product giving the top half.
+// CHECK-COUNT-4: tile.mma %{{.*}} : tensor<64x16xf16>, tensor<16x16xf16>, tensor<64x16xf32>
+// CHECK:         math.cos
+// CHECK-COUNT-4: tile.mma %{{.*}} : tensor<32x64xf16>, tensor<64x16xf16>, tensor<32x16xf32>
 // CHECK-NOT:     tile.mma
-// CHECK:         tile.store %{{.*}} : tensor<1x1x1024x1xf16> -> !tile.view<?x?x?x?xf16>
-// CHECK:         tile.store %{{.*}} : tensor<1x1x1024x1xf16> -> !tile.view<?x?x?x?xf16>
+// CHECK:         tile.store %{{.*}} : tensor<1x1x512x1xf16> -> !tile.view<?x?x?x?xf16>
+// CHECK:         tile.store %{{.*}} : tensor<1x1x512x1xf16> -> !tile.view<?x?x?x?xf16>
 
-// After CSE one forward and one inverse DFT matrix (re, im, -im) remain.
+// After CSE the four DFT matrices (forward 64 x 32 and 16 x 16, inverse
+// 16 x 16 and 32 x 64), each as re, im and -im, remain.
 // CSE-LABEL: tile.kernel @conv_fused
-// CSE-COUNT-6: arith.constant dense<"0x
+// CSE-COUNT-12: arith.constant dense<"0x
 // CSE-NOT:     arith.constant dense<"0x
 
 // The three passes of the long path.
