@@ -276,13 +276,39 @@ struct CarryInLayout : OpRewritePattern<scf::ForOp> {
   }
 };
 
+/// A shared-memory copy of a constant (a DFT matrix as a wgmma or ldmatrix
+/// operand) inside a loop is written once, before it: the constant is
+/// cloned there for it (its other uses stay in the loop, so no registers
+/// are held across iterations), and a buffer with `init` is never written
+/// again. A program that loops over rows then stores its DFT matrices once.
+struct HoistConstantCopies : OpRewritePattern<LocalAllocOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LocalAllocOp op,
+                                PatternRewriter &rewriter) const override {
+    auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+    auto cst = op.getInit() ? op.getInit().getDefiningOp<arith::ConstantOp>()
+                            : arith::ConstantOp();
+    if (!loop || !cst)
+      return failure();
+    rewriter.setInsertionPoint(loop);
+    auto outside = arith::ConstantOp::create(rewriter, cst.getLoc(),
+                                             cst.getType(), cst.getValue());
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getInitMutable().assign(outside);
+      op->moveBefore(loop);
+    });
+    return success();
+  }
+};
+
 struct RemoveLayoutConversionsPass
     : impl::TileRemoveLayoutConversionsBase<RemoveLayoutConversionsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<LoadIntoLayout, CarryInLayout, StoreFromAccumulator,
                  ElementwiseInAccumulatorLayout, AllocFromAnyLayout,
-                 FragmentsFromRegisters, CastBeforeConvert<arith::TruncFOp>,
+                 FragmentsFromRegisters, HoistConstantCopies,
+                 CastBeforeConvert<arith::TruncFOp>,
                  CastBeforeConvert<arith::ExtFOp>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

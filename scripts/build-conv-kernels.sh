@@ -12,16 +12,18 @@ build() { # dtype seqlen gates
   tmp=$(mktemp -d)
   "$tessera" print conv --dtype "$1" --seqlen "$2" --gates "$3" > "$tmp/k.mlir"
   # Warps and the scratch swizzle per length, as measured on the H200
-  # (bench/RESULTS.md, 2026-12-01): 4 warps up to 2K (the row-column plans'
-  # 64-row matrices: 16 rows per warp, so the left product's result is the
-  # right product's A operand in registers); 16 at 4K-16K, where 128
-  # threads cannot hold the sequence in registers; 8 for the multi-pass
-  # kernels. The swizzle everywhere but the fused 16K kernel, whose spills
-  # it makes worse (15.9 vs 13.5 ms).
+  # (bench/RESULTS.md, 2026-12-01). Row-column plans: 16 rows per warp (2
+  # warps at 512, 4 at 1K and 2K: the left product's result is then the
+  # right product's A operand in registers), 8 at 4K (4 spill). 4 warps at
+  # 256; 16 at 8K-16K, where 128 threads cannot hold the sequence in
+  # registers; 8 for the multi-pass kernels. The swizzle everywhere but the
+  # fused 16K kernel, whose spills it makes worse (15.9 vs 13.5 ms).
   local flags="--num-warps 4"
-  if [ "$2" -ge 32768 ]; then flags="--num-warps 8"
+  if [ "$2" -eq 512 ]; then flags="--num-warps 2"
+  elif [ "$2" -ge 32768 ]; then flags="--num-warps 8"
   elif [ "$2" -eq 16384 ]; then flags="--num-warps 16 --no-swizzle"
-  elif [ "$2" -ge 4096 ]; then flags="--num-warps 16"
+  elif [ "$2" -ge 8192 ]; then flags="--num-warps 16"
+  elif [ "$2" -eq 4096 ]; then flags="--num-warps 8"
   fi
   # shellcheck disable=SC2086
   "$compile" "$tmp/k.mlir" --target sm_90a $flags -o "$tmp/k.ptx" --info "$tmp/k.json"

@@ -128,7 +128,8 @@ rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
     if (g.post)
       args.push_back(pairs(a.post));
     args.push_back(pairs(a.y));
-    return launch("conv_fused", args, {H, B, 1});
+    std::vector<int64_t> grid = fusedGrid(p, B, H);
+    return launch("conv_fused", args, {grid[0], grid[1], grid[2]});
   }
   const int64_t Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
   // (batch, channels, outer / 2, inner, 2): z[n_o * inner + n_i].

@@ -158,25 +158,43 @@ Complex twiddleMatrix(int64_t rows, int64_t cols, int64_t period,
   return {cos(angle), sin(angle)};
 }
 
+/// What the row-column FFT of M = m1 m2 multiplies by, built once per
+/// program: the first `half` columns of F_m1 (the rest of X is zero), F_m2,
+/// the twiddle w_M^(k1 n2), and for the inverse conj(F_m2), the conjugate
+/// twiddle and the first `half` rows of conj(F_m1).
+struct RowColumnDfts {
+  int64_t m1, m2, half;
+  Dft left, right, rightInverse, leftInverse;
+  Complex twiddle, twiddleInverse;
+};
+
+RowColumnDfts rowColumnDfts(int64_t m1, int64_t m2, int64_t half, DType dtype) {
+  return {m1,
+          m2,
+          half,
+          dftMatrix(m1, half, m1, false, dtype),
+          dftMatrix(m2, false, dtype),
+          dftMatrix(m2, true, dtype),
+          dftMatrix(half, m1, m1, true, dtype),
+          twiddleMatrix(m1, m2, m1 * m2, false),
+          twiddleMatrix(m1, m2, m1 * m2, true)};
+}
+
 /// The row-column FFT (Plan::rowColumn) of z, M = m1 m2, given as the first
-/// rows of X[n1][n2] = z[n1 m2 + n2] (the rest is zero, so only those
+/// `half` rows of X[n1][n2] = z[n1 m2 + n2] (the rest is zero, so only those
 /// columns of F_m1 take part): A = F_m1 X, then the twiddle
 /// A[k1][n2] *= w_M^(k1 n2), then Z = A F_m2, with Z[k1][k2] = FFT(z)[k1 +
 /// m1 k2], scaled by 1/M.
-Complex fftRowColumn(const Complex &x, int64_t m1, int64_t m2, DType dtype) {
-  const int64_t rows = x.re.shape()[0];
-  Complex a = dftTimes(dftMatrix(m1, rows, m1, false, dtype), x, dtype);
-  a = a * twiddleMatrix(m1, m2, m1 * m2, false);
-  return timesDft(a, dftMatrix(m2, false, dtype), dtype);
+Complex fftRowColumn(const Complex &x, const RowColumnDfts &d, DType dtype) {
+  Complex a = dftTimes(d.left, x, dtype) * d.twiddle;
+  return timesDft(a, d.right, dtype);
 }
 
-/// The inverse of fftRowColumn (unscaled), its first `rows` rows:
+/// The inverse of fftRowColumn (unscaled), its first `half` rows:
 /// E = Z conj(F_m2), E[k1][n2] *= w_M^(-k1 n2), X = conj(F_m1) E.
-Complex ifftRowColumn(const Complex &Z, int64_t m1, int64_t m2, int64_t rows,
-                      DType dtype) {
-  Complex e = timesDft(Z, dftMatrix(m2, true, dtype), dtype);
-  e = e * twiddleMatrix(m1, m2, m1 * m2, true);
-  return dftTimes(dftMatrix(rows, m1, m1, true, dtype), e, dtype);
+Complex ifftRowColumn(const Complex &Z, const RowColumnDfts &d, DType dtype) {
+  Complex e = timesDft(Z, d.rightInverse, dtype) * d.twiddleInverse;
+  return dftTimes(d.leftInverse, e, dtype);
 }
 
 /// Z[-k] for the [k1][k2] order of fftRowColumn: -(k1 + m1 k2) mod M is
@@ -222,41 +240,50 @@ Complex loadPacked(const View &v, const Scalar &b, const Scalar &h, int64_t M) {
           cast(reshape(load(v, {b, h, 0, 1}, {1, 1, M, 1}), {M}), f32)};
 }
 
-/// The fused kernel's body for Plan::rowColumn: z's first M / 2 samples
-/// (the rest is u's zero padding) as the top half of the m1 x m2 matrix,
-/// the row-column FFT, the spectrum product in [k1][k2] order, the inverse,
-/// and the top half of the result (y's seqlen <= M samples).
+/// The fused kernel's body for Plan::rowColumn, for the batch rows
+/// [b0, b0 + rowsPerProgram) of channel h, one after the other: z's first
+/// M / 2 samples (the rest is u's zero padding) as the top half of the
+/// m1 x m2 matrix, the row-column FFT, the spectrum product in [k1][k2]
+/// order, the inverse, and the top half of the result (y's seqlen <= M
+/// samples). Everything is built per row (registers stay free); the
+/// compiler writes the shared-memory copies of the DFT matrices once per
+/// program (tile-remove-layout-conversions hoists them out of the loop).
 void fusedRowColumn(KernelArgs &args, const Plan &p, const Config &c,
                     const View &u, const View &spectrum, const View &y,
-                    const Scalar &b, const Scalar &h) {
+                    const Scalar &b0, const Scalar &h) {
   const int64_t M = p.M, m1 = p.factors[0], m2 = p.factors[1], half = m1 / 2;
-  auto loadHalf = [&](const View &v) {
-    Complex z = loadPacked(v, b, h, M / 2);
-    return reshape(z, {half, m2});
-  };
-  Complex z = loadHalf(u);
-  if (c.preGate) {
-    Complex g = loadHalf(args["pre"]);
-    z = {z.re * g.re, z.im * g.im};
-  }
-  Complex Z = fftRowColumn(z, m1, m2, c.dtype);
-  // Load indices count tiles: tile (4 h + r) of m1 rows.
-  auto row = [&](int64_t r) {
-    return load(spectrum, {h * Scalar(4) + Scalar(r), 0}, {m1, m2});
-  };
-  Complex P{row(0), row(1)}, Q{row(2), row(3)};
-  Complex Zy = P * Z + Q * conj(negatedRowColumn(Z, m1, m2));
-  Complex out = ifftRowColumn(Zy, m1, m2, half, c.dtype);
-  if (c.postGate) {
-    Complex g = loadHalf(args["post"]);
-    out = {out.re * g.re, out.im * g.im};
-  }
-  // Through (M / 2): each reshape keeps every element in its thread.
-  auto rowOf = [&](const Tile &t) {
-    return reshape(reshape(cast(t, c.dtype), {M / 2}), {1, 1, M / 2, 1});
-  };
-  store(y, {b, h, 0, 0}, rowOf(out.re));
-  store(y, {b, h, 0, 1}, rowOf(out.im));
+  const Scalar rows = min(Scalar(p.rowsPerProgram), u.dim(0) - b0);
+  for_range(Scalar(0), rows, [&](Scalar i) {
+    Scalar b = b0 + i;
+    auto loadHalf = [&](const View &v) {
+      Complex z = loadPacked(v, b, h, M / 2);
+      return reshape(z, {half, m2});
+    };
+    Complex z = loadHalf(u);
+    if (c.preGate) {
+      Complex g = loadHalf(args["pre"]);
+      z = {z.re * g.re, z.im * g.im};
+    }
+    const RowColumnDfts dfts = rowColumnDfts(m1, m2, half, c.dtype);
+    Complex Z = fftRowColumn(z, dfts, c.dtype);
+    // Load indices count tiles: tile (4 h + r) of m1 rows.
+    auto row = [&](int64_t r) {
+      return load(spectrum, {h * Scalar(4) + Scalar(r), 0}, {m1, m2});
+    };
+    Complex P{row(0), row(1)}, Q{row(2), row(3)};
+    Complex Zy = P * Z + Q * conj(negatedRowColumn(Z, m1, m2));
+    Complex out = ifftRowColumn(Zy, dfts, c.dtype);
+    if (c.postGate) {
+      Complex g = loadHalf(args["post"]);
+      out = {out.re * g.re, out.im * g.im};
+    }
+    // Through (M / 2): each reshape keeps every element in its thread.
+    auto rowOf = [&](const Tile &t) {
+      return reshape(reshape(cast(t, c.dtype), {M / 2}), {1, 1, M / 2, 1});
+    };
+    store(y, {b, h, 0, 0}, rowOf(out.re));
+    store(y, {b, h, 0, 1}, rowOf(out.im));
+  });
 }
 
 void buildFused(KernelModule &m, const Plan &p, const Config &c) {
@@ -273,7 +300,8 @@ void buildFused(KernelModule &m, const Plan &p, const Config &c) {
     View u = args["u"], spectrum = args["spectrum"], y = args["y"];
     Scalar h = program_id(0), b = program_id(1);
     if (p.rowColumn) {
-      fusedRowColumn(args, p, c, u, spectrum, y, b, h);
+      fusedRowColumn(args, p, c, u, spectrum, y, b * Scalar(p.rowsPerProgram),
+                     h);
       return;
     }
 
@@ -563,7 +591,8 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     if (cfg.postGate)
       args.push_back(pairs(post));
     args.push_back(pairs(y));
-    st = run("conv_fused", args, {H, B, 1});
+    std::vector<int64_t> grid = fusedGrid(p, B, H);
+    st = run("conv_fused", args, {grid[0], grid[1], grid[2]});
   } else {
     const int64_t Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
     // (batch, channels, outer / 2, inner, 2) views: z[n_o * inner + n_i].

@@ -34,10 +34,13 @@ Plan plan(int64_t seqlen, bool forceMultiPass) {
   if (p.fused) {
     // Two matrix products of m1 = 16 x (4 warps) rows (32 for 512): every
     // warp's rows of the left product's result are the A fragments of the
-    // right product, in registers.
+    // right product, in registers. 16 batch rows per program: the DFT
+    // matrices and twiddles are built once for all of them (H200: 1K 0.200
+    // -> 0.170 ms, 2K 0.442 -> 0.310, 4K 1.24 -> 0.743 from 1 to 16 rows).
     if (p.M >= 512 && p.M <= 4096) {
       const int64_t m1 = p.M == 512 ? 32 : 64;
       p.rowColumn = true;
+      p.rowsPerProgram = 16;
       p.factors = {m1, p.M / m1};
       return p;
     }
@@ -64,6 +67,10 @@ ViewShape fusedSpectrumView(const Plan &p, int64_t channels) {
   if (p.rowColumn)
     return {{channels * 4 * p.factors[0], p.factors[1]}, {p.factors[1], 1}};
   return {{channels, 4, p.M}, {4 * p.M, p.M, 1}};
+}
+
+std::vector<int64_t> fusedGrid(const Plan &p, int64_t batch, int64_t channels) {
+  return {channels, (batch + p.rowsPerProgram - 1) / p.rowsPerProgram, 1};
 }
 
 int64_t columnBlock(const Plan &p) {

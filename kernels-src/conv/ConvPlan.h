@@ -60,10 +60,15 @@ std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
 /// which is the order of the spectrum, and the inverse undoes the same steps
 /// in reverse. Otherwise every stage is a left product and frequencies end
 /// in natural order.
+///
+/// A rowColumn program takes `rowsPerProgram` batch rows of one channel in
+/// turn, so the DFT matrices, twiddles and spectrum tiles it builds serve
+/// them all: the fused grid is (channels, ceil(batch / rowsPerProgram)).
 struct Plan {
   int64_t M = 0;
   bool fused = true;
   bool rowColumn = false;
+  int64_t rowsPerProgram = 1;
   int64_t outer = 1;
   std::vector<int64_t> factors;
 };
@@ -86,6 +91,10 @@ struct ViewShape {
   std::vector<int64_t> sizes, strides;
 };
 ViewShape fusedSpectrumView(const Plan &plan, int64_t channels);
+
+/// The fused kernel's grid: (channels, ceil(batch / rowsPerProgram), 1).
+std::vector<int64_t> fusedGrid(const Plan &plan, int64_t batch,
+                               int64_t channels);
 
 /// Columns of the inner FFT each program of the outer passes takes.
 int64_t columnBlock(const Plan &p);

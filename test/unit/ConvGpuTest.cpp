@@ -156,15 +156,24 @@ TEST_F(ConvFakeDriverTest, PrepareWritesTheSpectrum) {
 }
 
 TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
-  // One kernel up to 16384.
-  conv::Shape s{3, 5, 1024};
+  // One kernel up to 16384: (channels, batch) programs, or for row-column
+  // plans (1K) one program per 16 batch rows of a channel.
+  conv::Shape s{33, 5, 1024};
   rt::KernelLibrary fused = libraryFor(1024, "tessera-conv-fused");
   rt::Status st = conv::convolve(*runtime, fused, s, conv::ElementType::bf16,
                                  {}, goodArgs(s, {}));
   ASSERT_TRUE(st.ok) << st.message;
   EXPECT_EQ(get("launches"), 1);
   EXPECT_EQ(get("grid_x"), 5);
-  EXPECT_EQ(get("grid_y"), 3);
+  EXPECT_EQ(get("grid_y"), 3); // ceil(33 / 16)
+  s.seqlen = 256;              // not row-column: one program per batch row
+  rt::KernelLibrary fused256 = libraryFor(256, "tessera-conv-fused256");
+  st = conv::convolve(*runtime, fused256, s, conv::ElementType::bf16, {},
+                      goodArgs(s, {}));
+  ASSERT_TRUE(st.ok) << st.message;
+  EXPECT_EQ(get("grid_x"), 5);
+  EXPECT_EQ(get("grid_y"), 33);
+  s.batch = 3;
 
   // Three passes beyond; the last launch is the inverse outer pass.
   s.seqlen = 32768;
@@ -173,7 +182,7 @@ TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
   st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16, {},
                       goodArgs(s, {}));
   ASSERT_TRUE(st.ok) << st.message;
-  EXPECT_EQ(get("launches"), 4);
+  EXPECT_EQ(get("launches"), 5);
   EXPECT_EQ(get("grid_x"), p.M / p.outer / conv::columnBlock(p));
   EXPECT_EQ(get("grid_y"), 5);
   EXPECT_EQ(get("grid_z"), 3);
@@ -189,7 +198,7 @@ TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
   st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16, {}, bad);
   EXPECT_FALSE(st.ok);
   EXPECT_CONTAINS(st.message, "needs a workspace");
-  EXPECT_EQ(get("launches"), 4);
+  EXPECT_EQ(get("launches"), 5);
 }
 
 } // namespace

@@ -142,3 +142,31 @@ tile.kernel @state_loop(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i
   }
   tile.store %r, %c[%c0, %c0] : tensor<64x64xf32, #blocked> -> !tile.view<?x?xf32>
 }
+
+// -----
+
+// A shared-memory copy of a constant inside a loop (a DFT matrix as an mma
+// operand, written by tile-accelerate-mma next to its use) moves before
+// the loop, with its own copy of the constant: the buffer is written once
+// per program, and the constant's other uses stay in the loop.
+#blocked = #tile.blocked<spt = [1, 8], tpw = [8, 4], wpc = [4, 1], order = [1, 0]>
+#other = #tile.blocked<spt = [1, 4], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#nv = #tile.nvmma_shared<swizzle = 64>
+// CHECK-LABEL: tile.kernel @constant_copy_out_of_loop
+// CHECK:         %[[BUF:.*]] = tile.local_alloc %{{.*}} : tensor<16x32xbf16
+// CHECK:         scf.for
+// CHECK-NOT:       tile.local_alloc
+// CHECK:           tile.local_load %[[BUF]]
+// CHECK:           tile.store
+tile.kernel @constant_copy_out_of_loop(%c: !tile.view<?x?xbf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %f = arith.constant dense<1.5> : tensor<16x32xbf16, #blocked>
+    %s = tile.local_alloc %f : tensor<16x32xbf16, #blocked> -> !tile.smem<16x32xbf16, #nv>
+    %t = tile.local_load %s : !tile.smem<16x32xbf16, #nv> -> tensor<16x32xbf16, #other>
+    %g = tile.convert_layout %f : tensor<16x32xbf16, #blocked> -> tensor<16x32xbf16, #other>
+    %u = arith.addf %t, %g : tensor<16x32xbf16, #other>
+    tile.store %u, %c[%i, %c0] : tensor<16x32xbf16, #other> -> !tile.view<?x?xbf16>
+  }
+}

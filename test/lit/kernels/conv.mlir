@@ -5,17 +5,20 @@
 // RUN: tessera print conv-multipass --dtype bf16 | FileCheck %s --check-prefix=MULTI
 
 // CHECK-LABEL: tile.kernel @conv_fused_f16_M1024_64_16_pre_post
+// Each program takes up to 16 batch rows of its channel in turn.
+// CHECK:         scf.for
 // The packed sequence z[n] = u[2n] + i u[2n+1], its first M / 2 samples
 // (the rest is padding): two loads of the (seqlen / 2, 2) view, one per
 // component, gated by `pre`.
 // CHECK:         tile.load %{{.*}} : !tile.view<?x?x?x?xf16> -> tensor<1x1x512x1xf16>
 // CHECK:         tile.load %{{.*}} : !tile.view<?x?x?x?xf16> -> tensor<1x1x512x1xf16>
-// Left product: the first 32 columns of the 64-point DFT times the top
-// half of the 64 x 16 matrix, four f16 mma accumulating in f32; the
-// twiddle from iota; the right product with the 16-point DFT.
-// CHECK-COUNT-4: tile.mma %{{.*}} : tensor<64x32xf16>, tensor<32x16xf16>, tensor<64x16xf32>
+// The twiddles w_M^(+-k1 n2) from iota.
 // CHECK:         math.cos
 // CHECK:         math.sin
+// Left product: the first 32 columns of the 64-point DFT times the top
+// half of the 64 x 16 matrix, four f16 mma accumulating in f32; then the
+// right product with the 16-point DFT.
+// CHECK-COUNT-4: tile.mma %{{.*}} : tensor<64x32xf16>, tensor<32x16xf16>, tensor<64x16xf32>
 // CHECK-COUNT-4: tile.mma %{{.*}} : tensor<64x16xf16>, tensor<16x16xf16>, tensor<64x16xf32>
 // The spectrum product in [k1][k2] order: P and Q as 64 x 16 tiles of the
 // (channels * 4 * 64, 16) view, conj(Z[-k]) through a row then a column
@@ -25,7 +28,6 @@
 // CHECK:         tile.gather %{{.*}} axis 1 : tensor<64x16xf32>, tensor<64x16xi32> -> tensor<64x16xf32>
 // The inverse: right product, twiddle, left product giving the top half.
 // CHECK-COUNT-4: tile.mma %{{.*}} : tensor<64x16xf16>, tensor<16x16xf16>, tensor<64x16xf32>
-// CHECK:         math.cos
 // CHECK-COUNT-4: tile.mma %{{.*}} : tensor<32x64xf16>, tensor<64x16xf16>, tensor<32x16xf32>
 // CHECK-NOT:     tile.mma
 // CHECK:         tile.store %{{.*}} : tensor<1x1x512x1xf16> -> !tile.view<?x?x?x?xf16>
