@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Compiles the long convolution's kernels for every power-of-two length from
 # 256 to 65536 (a length runs on the kernels of its power of two, named by
-# M), bf16 and f16, with both gates and with none, into a kernel library folder (rt::KernelLibrary:
-# <name>.ptx and <name>.json; a multi-pass module holds three kernels).
+# M) and the fused M = 16384 kernel of lengths that are not powers of two,
+# bf16 and f16, with both gates and with none, into a kernel library folder
+# (rt::KernelLibrary: <name>.ptx and <name>.json; a multi-pass module holds
+# three kernels).
 #   scripts/build-conv-kernels.sh TESSERA TILE_COMPILE OUTDIR
 set -euo pipefail
 tessera=$1 compile=$2 out=$3
@@ -15,16 +17,18 @@ build() { # dtype seqlen gates
   # (bench/RESULTS.md, 2026-12-01). Row-column plans: 16 rows per warp (2
   # warps at 512, 4 at 1K and 2K: the left product's result is then the
   # right product's A operand in registers), 8 at 4K (4 spill). 4 warps at
-  # 256; 16 at 8K-16K, where 128 threads cannot hold the sequence in
-  # registers; 8 for the multi-pass kernels. The swizzle everywhere but the
-  # fused 16K kernel, whose spills it makes worse (15.9 vs 13.5 ms).
+  # 256; 16 at 8K and for the fused 16K kernel (lengths that are not powers
+  # of two; no swizzle, whose registers make its spills worse). The
+  # three-pass modules: 4 warps at 16K and 32K (row-column inner 1024), 8 at
+  # 64K (inner 4096).
   local flags="--num-warps 4"
-  if [ "$2" -eq 512 ]; then flags="--num-warps 2"
-  elif [ "$2" -ge 32768 ]; then flags="--num-warps 8"
-  elif [ "$2" -eq 16384 ]; then flags="--num-warps 16 --no-swizzle"
-  elif [ "$2" -ge 8192 ]; then flags="--num-warps 16"
-  elif [ "$2" -eq 4096 ]; then flags="--num-warps 8"
-  fi
+  case "$2" in
+    512) flags="--num-warps 2" ;;
+    4096) flags="--num-warps 8" ;;
+    8192) flags="--num-warps 16" ;;
+    16382) flags="--num-warps 16 --no-swizzle" ;;
+    65536) flags="--num-warps 8" ;;
+  esac
   # shellcheck disable=SC2086
   "$compile" "$tmp/k.mlir" --target sm_90a $flags -o "$tmp/k.ptx" --info "$tmp/k.json"
   name=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' "$tmp/k.json" | head -n 1)
@@ -33,7 +37,8 @@ build() { # dtype seqlen gates
   rm -rf "$tmp"
 }
 for dtype in bf16 f16; do
-  for len in 256 512 1024 2048 4096 8192 16384 32768 65536; do
+  # 16382: the fused M = 16384 kernel, for even lengths in (8192, 16384).
+  for len in 256 512 1024 2048 4096 8192 16382 16384 32768 65536; do
     for gates in none pre,post; do
       build "$dtype" "$len" "$gates"
     done

@@ -144,8 +144,8 @@ rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
   a1.push_back(work);
   if (rt::Status st = launch("conv_outer_fwd", a1, {Mi / W, H, B}); !st)
     return st;
-  rt::Arg spectrum =
-      rt::ViewArg{a.spectrum.ptr, {H, 4, Mi, Mo}, {4 * M, M, Mo, 1}};
+  rt::Arg spectrum = rt::ViewArg{a.spectrum.ptr, innerSpectrumView(p, H).sizes,
+                                 innerSpectrumView(p, H).strides};
   if (rt::Status st =
           launch("conv_inner", {work, spectrum}, {Mo / 2 + 1, H, B});
       !st)

@@ -27,7 +27,8 @@ struct Gates {
 
 /// One call: u, pre, post, y (batch, channels, seqlen) in the element type,
 /// the spectrum (channels, 4, fftSize(seqlen)) f32 from `prepare`, and for
-/// lengths above 16384 (three passes) a workspace of workspaceBytes(shape)
+/// power-of-two lengths from 16384 (three passes) a workspace of
+/// workspaceBytes(shape)
 /// bytes, 16-byte aligned. Only the batch and channel strides of u, the
 /// gates and y may differ from row-major: each sequence is contiguous.
 struct ConvArgs {
@@ -46,8 +47,9 @@ rt::Status prepare(rt::Runtime &runtime, const Shape &shape,
                    const DeviceTensor &k, const DeviceTensor &spectrum);
 
 /// Checks a call without touching the GPU; "" or the first problem.
-/// Lengths: 2..65536; even up to 16384 (one kernel over pairs of samples),
-/// powers of two above (three passes).
+/// Lengths: 2..65536; even up to 16384 (one kernel over pairs of samples,
+/// but 16384 itself runs in three passes), powers of two above (three
+/// passes).
 std::string validate(const Shape &shape, ElementType dtype, Gates gates,
                      const ConvArgs &args);
 

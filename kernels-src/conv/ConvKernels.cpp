@@ -197,14 +197,24 @@ Complex ifftRowColumn(const Complex &Z, const RowColumnDfts &d, DType dtype) {
   return dftTimes(d.leftInverse, e, dtype);
 }
 
-/// Z[-k] for the [k1][k2] order of fftRowColumn: -(k1 + m1 k2) mod M is
-/// k1' = -k1 mod m1 and k2' = (-k2 - [k1 != 0]) mod m2, two gathers (rows,
-/// then columns; the column index depends on the row only through k1 = 0).
-Complex negatedRowColumn(const Complex &Z, int64_t m1, int64_t m2) {
+/// Z[-k - shift] (shift 0 or 1, an i32 scalar; 0 when absent) for the
+/// [k1][k2] order of fftRowColumn. With shift 0, -(k1 + m1 k2) mod M is
+/// k1' = -k1 mod m1, k2' = (-k2 - [k1 != 0]) mod m2; with shift 1,
+/// M - 1 - k is k1' = m1 - 1 - k1, k2' = m2 - 1 - k2. Both are a row
+/// gather then a column gather (the column index depends on the row only
+/// through the borrow).
+Complex negatedRowColumn(const Complex &Z, int64_t m1, int64_t m2,
+                         const Scalar &shift = Scalar()) {
   Tile k1 = reshape(iota(m1), {m1, 1}), k2 = reshape(iota(m2), {1, m2});
   Tile zeroCols = k2 * 0.0;
-  Tile rows = ((double(m1) - k1) + zeroCols) % double(m1);
-  Tile cols = ((double(2 * m2) - k2) - minimum(k1, 1.0)) % double(m2);
+  Tile borrow = minimum(k1, 1.0) + zeroCols;
+  Tile rows = (double(m1) - k1) + zeroCols;
+  if (shift.value()) {
+    rows = rows - shift;
+    borrow = maximum(borrow, splat(shift, {m1, m2}));
+  }
+  rows = rows % double(m1);
+  Tile cols = ((double(2 * m2) - k2) - borrow) % double(m2);
   return gather(gather(Z, rows, 0), cols, 1);
 }
 
@@ -330,6 +340,45 @@ void buildFused(KernelModule &m, const Plan &p, const Config &c) {
   });
 }
 
+/// Pass 2 of the multi-pass path with a row-column inner FFT (Mi = m1 m2):
+/// rows r1 and r2 = -r1 mod outer of the work buffer, each transformed
+/// whole (no zero padding here), the spectrum product in [k1][k2] order
+/// (the spectrum, natural order, read through a (channels, 4, m1, m2,
+/// outer) view with strides that put frequency r + outer (k1 + m1 k2) at
+/// [k1][k2]), and the inverse.
+void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
+                    const Scalar &b, const Scalar &h, const Scalar &r1,
+                    const Scalar &r2, const Scalar &shift) {
+  View work = args["work"], spectrum = args["spectrum"];
+  const int64_t Mi = p.M / p.outer, m1 = p.factors[0], m2 = p.factors[1];
+  auto loadRow = [&](const Scalar &r) {
+    return loadComplexRow(work, {b, h, 0, r, 0}, {b, h, 1, r, 0},
+                          {1, 1, 1, 1, Mi}, {m1, m2});
+  };
+  const RowColumnDfts dfts = rowColumnDfts(m1, m2, m1, c.dtype);
+  Complex Z1 = fftRowColumn(loadRow(r1), dfts, c.dtype);
+  Complex Z2 = fftRowColumn(loadRow(r2), dfts, c.dtype);
+  auto coefficients = [&](const Scalar &r, int64_t which) {
+    return reshape(load(spectrum, {h, which, 0, 0, r}, {1, 1, m1, m2, 1}),
+                   {m1, m2});
+  };
+  auto product = [&](const Scalar &r, const Complex &Z,
+                     const Complex &partner) {
+    Complex P{coefficients(r, 0), coefficients(r, 1)};
+    Complex Q{coefficients(r, 2), coefficients(r, 3)};
+    return P * Z + Q * conj(negatedRowColumn(partner, m1, m2, shift));
+  };
+  // Both products first (each needs the other row's transform), then one
+  // inverse and store at a time.
+  Complex Y1 = product(r1, Z1, Z2), Y2 = product(r2, Z2, Z1);
+  auto storeRow = [&](const Scalar &r, const Complex &w) {
+    store(work, {b, h, 0, r, 0}, reshape(w.re, {1, 1, 1, 1, Mi}));
+    store(work, {b, h, 1, r, 0}, reshape(w.im, {1, 1, 1, 1, Mi}));
+  };
+  storeRow(r1, ifftRowColumn(Y1, dfts, c.dtype));
+  storeRow(r2, ifftRowColumn(Y2, dfts, c.dtype));
+}
+
 void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   const int64_t M = p.M, Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
   const int64_t sizes[] = {1, 1, Mo, W, 1};
@@ -362,7 +411,8 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
 
   // Pass 2: rows r and -r mod outer together (their frequencies are each
   // other's negatives): inner FFT, spectrum product, inverse inner FFT.
-  std::vector<Param> p2 = {view("work", f32, 5), view("spectrum", f32, 4)};
+  std::vector<Param> p2 = {view("work", f32, 5),
+                           view("spectrum", f32, p.rowColumn ? 5 : 4)};
   m.kernel(variantName("conv_inner", M, c, p), p2, [&](KernelArgs &args) {
     View work = args["work"], spectrum = args["spectrum"];
     Scalar pair = program_id(0), h = program_id(1), b = program_id(2);
@@ -371,10 +421,14 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
       return loadComplexRow(work, {b, h, 0, r, 0}, {b, h, 1, r, 0},
                             {1, 1, 1, 1, Mi}, {Mi});
     };
-    Complex Z1 = fft(loadRow(r1), p.factors, c.dtype, false);
-    Complex Z2 = fft(loadRow(r2), p.factors, c.dtype, false);
     // -(r + outer k_i) mod M = r' + outer ((-k_i - [r != 0]) mod inner).
     Scalar shift = cast(r1 != Scalar(0), i32);
+    if (p.rowColumn) {
+      innerRowColumn(args, p, c, b, h, r1, r2, shift);
+      return;
+    }
+    Complex Z1 = fft(loadRow(r1), p.factors, c.dtype, false);
+    Complex Z2 = fft(loadRow(r2), p.factors, c.dtype, false);
     Tile idx = negatedIndex(Mi, shift);
     auto coefficients = [&](const Scalar &r, int64_t which) {
       return reshape(load(spectrum, {h, which, 0, r}, {1, 1, Mi, 1}), {Mi});
@@ -606,8 +660,8 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     a1.push_back(ViewArg{&work});
     st = run("conv_outer_fwd", a1, {Mi / W, H, B});
     if (st) {
-      KernelArg spectrum =
-          ViewArg{bufs.spectrum, {H, 4, Mi, Mo}, {4 * M, M, Mo, 1}, 0};
+      KernelArg spectrum = ViewArg{bufs.spectrum, innerSpectrumView(p, H).sizes,
+                                   innerSpectrumView(p, H).strides, 0};
       st = run("conv_inner", {ViewArg{&work}, spectrum}, {Mo / 2 + 1, H, B});
     }
     if (st) {

@@ -53,13 +53,15 @@ std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
 /// FFT of size `outer` over columns, the fused inner FFT of size M / outer
 /// (factors) with the spectrum product, and the inverse outer FFT.
 ///
-/// `rowColumn` (fused, M = 512..4096, factors {m1, m2}): the sequence is the
-/// m1 x m2 matrix X[n1][n2] = z[n1 m2 + n2] and the FFT is two matrix
-/// products, F_m1 X on the left, then (after the twiddle) F_m2 on the right,
-/// with no transpose in between: frequency k1 + m1 k2 ends at [k1][k2],
-/// which is the order of the spectrum, and the inverse undoes the same steps
-/// in reverse. Otherwise every stage is a left product and frequencies end
-/// in natural order.
+/// `rowColumn` (the fused size M, or the multi-pass inner size, is
+/// 512..4096; factors {m1, m2}): the sequence is the m1 x m2 matrix
+/// X[n1][n2] = z[n1 m2 + n2] and the FFT is two matrix products, F_m1 X on
+/// the left, then (after the twiddle) F_m2 on the right, with no transpose
+/// in between: frequency k1 + m1 k2 ends at [k1][k2], which is the order of
+/// the fused path's spectrum (the multi-pass path keeps natural order and
+/// reads it through strides), and the inverse undoes the same steps in
+/// reverse. Otherwise every stage is a left product and frequencies end in
+/// natural order.
 ///
 /// A rowColumn program takes `rowsPerProgram` batch rows of one channel in
 /// turn, so the DFT matrices, twiddles and spectrum tiles it builds serve
@@ -77,7 +79,8 @@ struct Plan {
 /// transforms sits: k itself, or (k mod m1) m2 + k / m1 for rowColumn.
 int64_t spectrumIndex(const Plan &plan, int64_t k);
 
-/// The default plan: fused while N = 2M <= 32768, multi-pass beyond.
+/// The default plan: fused up to M = 8192 and for lengths up to 16384 that
+/// are not powers of two; multi-pass for the powers of two from 16384.
 /// `forceMultiPass` takes the multi-pass path at any size (for tests).
 Plan plan(int64_t seqlen, bool forceMultiPass = false);
 
@@ -91,6 +94,12 @@ struct ViewShape {
   std::vector<int64_t> sizes, strides;
 };
 ViewShape fusedSpectrumView(const Plan &plan, int64_t channels);
+
+/// How the multi-pass inner kernel views the (natural order) spectrum:
+/// (channels, 4, inner, outer), or for a row-column inner FFT (channels,
+/// 4, m1, m2, outer), so that row r's frequency r + outer (k1 + m1 k2) is
+/// at [k1][k2].
+ViewShape innerSpectrumView(const Plan &plan, int64_t channels);
 
 /// The fused kernel's grid: (channels, ceil(batch / rowsPerProgram), 1).
 std::vector<int64_t> fusedGrid(const Plan &plan, int64_t batch,

@@ -99,7 +99,8 @@ if [ -x "$here/tessera-conv-bench" ] && [ -z "${SKIP_CONV:-}" ]; then
   conv() { run "conv-$1" "$here/tessera-conv-bench" --lib "$convlib/conv-kernels" "${@:2}"; }
   # Every power-of-two length, both element types, with and without gates;
   # constant and impulse inputs at a short and a long length.
-  for len in 256 512 1024 2048 4096 8192 16384 32768 65536; do
+  # 16000: the fused M = 16384 kernel (16384 itself runs in three passes).
+  for len in 256 512 1024 2048 4096 8192 16000 16384 32768 65536; do
     for dt in bf16 f16; do
       for g in none pre,post; do
         conv "check-$len-$dt-${g/,/}" --batch 2 --channels 4 --seqlen "$len" --dtype "$dt" --gates "$g" --rows 3 --no-time

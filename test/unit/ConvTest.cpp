@@ -463,8 +463,9 @@ TEST(ConvPlan, FftSizeAndPaths) {
     const int64_t M = conv::fftSize(L);
     conv::Plan p = conv::plan(L);
     EXPECT_EQ(p.M, M);
-    // Fused while N = 2M <= 32768.
-    EXPECT_EQ(p.fused, 2 * M <= 32768);
+    // Fused up to M = 8192, and at 16384 for lengths that are not powers
+    // of two.
+    EXPECT_EQ(p.fused, M <= 8192 || (M == 16384 && L != M));
     if (p.fused) {
       EXPECT_EQ(product(p.factors), M);
       EXPECT_GE(p.factors.size(), 2u);
@@ -590,10 +591,13 @@ int64_t countNonFinite(const Buffer &buffer) {
 
 double boundFor(dsl::DType dtype) { return dtype == dsl::f16 ? 2e-3 : 1e-2; }
 
-/// The launch count Conv.h implies: one fused kernel while N = 2M <= 32768
+/// The launch count the plan implies: one fused kernel up to M = 8192 (and
+/// at 16384 for lengths that are not powers of two)
 /// (unless forced), three passes otherwise.
 int expectedLaunches(int64_t seqlen, bool forceMultiPass) {
-  return !forceMultiPass && 2 * conv::fftSize(seqlen) <= 32768 ? 1 : 3;
+  const int64_t M = conv::fftSize(seqlen);
+  return !forceMultiPass && (M <= 8192 || (M == 16384 && seqlen != M)) ? 1
+                                                                          : 3;
 }
 
 struct ConvCase {
@@ -670,12 +674,20 @@ std::vector<ConvCase> randomCases() {
       cases.push_back(
           {shapeOf(2, 3, L), configOf(dtype, true, true), Input::Random});
   }
-  // The largest fused size, N = 32768.
+  // M = 16384 fused (three factors) for a length that is not a power of
+  // two; three passes (outer 16, row-column inner 1024) for 16384.
+  cases.push_back(
+      {shapeOf(1, 1, 16000), configOf(dsl::f16, false, true), Input::Random});
   cases.push_back(
       {shapeOf(1, 1, 16384), configOf(dsl::bf16, true, true), Input::Random});
-  // N = 65536: the multi-pass path by default. One case (CI time).
+  // N = 65536: the multi-pass path by default (outer 32, row-column inner
+  // 1024 = 64 x 16). One case (CI time).
   cases.push_back(
       {shapeOf(1, 1, 32768), configOf(dsl::f16, true, true), Input::Random});
+  // Forced multi-pass at 16384: outer 16, row-column inner 1024, both row
+  // pairings (r = 0 and 8 pair with themselves) and borrows.
+  cases.push_back({shapeOf(1, 2, 16384), configOf(dsl::bf16, false, false, true),
+                   Input::Random});
   return cases;
 }
 
