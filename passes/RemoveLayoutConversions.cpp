@@ -194,6 +194,13 @@ struct AllocFromAnyLayout : OpRewritePattern<LocalAllocOp> {
   }
 };
 
+/// True if something but the init writes `alloc` (a TMA load into it):
+/// its contents then are not `init`'s.
+bool writtenAfterInit(LocalAllocOp alloc) {
+  return llvm::any_of(alloc->getUsers(),
+                      [](Operation *user) { return isa<AsyncLoadOp>(user); });
+}
+
 /// local_load(local_alloc(x)) -> convert_layout(x) when every thread
 /// already holds the elements it reads back (an mma accumulator feeding the
 /// A fragments of the next mma with all warps along M): the conversion is
@@ -203,7 +210,7 @@ struct FragmentsFromRegisters : OpRewritePattern<LocalLoadOp> {
   LogicalResult matchAndRewrite(LocalLoadOp op,
                                 PatternRewriter &rewriter) const override {
     auto alloc = op.getBuffer().getDefiningOp<LocalAllocOp>();
-    if (!alloc || !alloc.getInit())
+    if (!alloc || !alloc.getInit() || writtenAfterInit(alloc))
       return failure();
     Value tile = alloc.getInit();
     auto from = cast<RankedTensorType>(tile.getType());
@@ -277,10 +284,9 @@ struct CarryInLayout : OpRewritePattern<scf::ForOp> {
 };
 
 /// A shared-memory copy of a constant (a DFT matrix as a wgmma or ldmatrix
-/// operand) inside a loop is written once, before it: the constant is
-/// cloned there for it (its other uses stay in the loop, so no registers
-/// are held across iterations), and a buffer with `init` is never written
-/// again. A program that loops over rows then stores its DFT matrices once.
+/// operand) inside a loop is written once, before it, from a copy of the
+/// constant made there (a buffer with `init` and no TMA writes is only
+/// read). A program that loops over rows then stores its DFT matrices once.
 struct HoistConstantCopies : OpRewritePattern<LocalAllocOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LocalAllocOp op,
@@ -288,15 +294,13 @@ struct HoistConstantCopies : OpRewritePattern<LocalAllocOp> {
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
     auto cst = op.getInit() ? op.getInit().getDefiningOp<arith::ConstantOp>()
                             : arith::ConstantOp();
-    if (!loop || !cst)
+    if (!loop || !cst || writtenAfterInit(op))
       return failure();
     rewriter.setInsertionPoint(loop);
     auto outside = arith::ConstantOp::create(rewriter, cst.getLoc(),
                                              cst.getType(), cst.getValue());
-    rewriter.modifyOpInPlace(op, [&] {
-      op.getInitMutable().assign(outside);
-      op->moveBefore(loop);
-    });
+    rewriter.modifyOpInPlace(op, [&] { op.getInitMutable().assign(outside); });
+    rewriter.moveOpBefore(op, loop);
     return success();
   }
 };

@@ -111,7 +111,11 @@ std::string kernelName(const char *kernel, const Plan &p, ElementType dtype,
     s << "_o" << p.outer;
   for (int64_t f : p.factors)
     s << "_" << f;
-  s << (preGate ? "_pre" : "") << (postGate ? "_post" : "");
+  // Row-column plans are named apart from the permuting plans with the same
+  // factors (512 = 32 x 16 both ways), so an old library reports a missing
+  // kernel rather than a mismatched one.
+  s << (p.rowColumn ? "_rc" : "") << (preGate ? "_pre" : "")
+    << (postGate ? "_post" : "");
   return s.str();
 }
 

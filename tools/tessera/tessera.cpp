@@ -309,7 +309,10 @@ Row demoConv(dsl::DType dtype, int64_t seqlen, bool multiPass, double bound,
     for (int64_t t = 0; t < seqlen; ++t)
       k[h * seqlen + t] /= norm;
   }
-  std::vector<double> spec = conv::prepareSpectrum(s.channels, seqlen, k);
+  // In the order the kernels of this plan read (row-column plans keep it
+  // in [k1][k2] order, the multi-pass path in natural order).
+  std::vector<double> spec =
+      conv::prepareSpectrum(s.channels, seqlen, k, multiPass);
   interp::Buffer spectrum(interp::DType::f32,
                           {s.channels, 4, conv::fftSize(seqlen)});
   for (int64_t i = 0; i < spectrum.numElements(); ++i)
@@ -354,12 +357,15 @@ Row demoConv(dsl::DType dtype, int64_t seqlen, bool multiPass, double bound,
   std::vector<double> specF32(spec);
   for (double &v : specF32)
     v = double(float(v));
-  compileAndRunOnGpu(module, row, {H, B, 1},
-                     {viewArg(dtype, {B, H, L / 2, 2}, uv),
-                      viewArg(dsl::f32, {H, 4, conv::fftSize(L)}, specF32),
-                      viewArg(dtype, {B, H, L / 2, 2}, prev),
-                      viewArg(dtype, {B, H, L / 2, 2}, postv),
-                      viewArg(dtype, {B, H, L / 2, 2}, {}, ref)});
+  const conv::Plan plan = conv::plan(L);
+  const std::vector<int64_t> grid = conv::fusedGrid(plan, B, H);
+  compileAndRunOnGpu(
+      module, row, {grid[0], grid[1], grid[2]},
+      {viewArg(dtype, {B, H, L / 2, 2}, uv),
+       viewArg(dsl::f32, conv::fusedSpectrumView(plan, H).sizes, specF32),
+       viewArg(dtype, {B, H, L / 2, 2}, prev),
+       viewArg(dtype, {B, H, L / 2, 2}, postv),
+       viewArg(dtype, {B, H, L / 2, 2}, {}, ref)});
   return row;
 }
 

@@ -4,7 +4,7 @@
 // RUN: tessera print conv --dtype f16 | tile-opt -canonicalize -cse | FileCheck %s --check-prefix=CSE
 // RUN: tessera print conv-multipass --dtype bf16 | FileCheck %s --check-prefix=MULTI
 
-// CHECK-LABEL: tile.kernel @conv_fused_f16_M1024_64_16_pre_post
+// CHECK-LABEL: tile.kernel @conv_fused_f16_M1024_64_16_rc_pre_post
 // Each program takes up to 16 batch rows of its channel in turn.
 // CHECK:         scf.for
 // The packed sequence z[n] = u[2n] + i u[2n+1], its first M / 2 samples
