@@ -1,19 +1,27 @@
 //===- ConvKernels.cpp - butterfly long convolution in the tile DSL
 //--------===//
 //
-// The FFT of size M is a Monarch / four-step decomposition M = m1 * m2 * ...:
-// each stage is a complex matmul of a small DFT matrix (m x m, in the data
-// type, on Tensor Cores) with the data viewed as (m, M / m), followed by an
-// elementwise twiddle. Stages permute the tile so that the transform ends in
-// natural frequency order, which is the order of the prepared spectrum.
-// Forward DFT matrices carry the 1/m of their stage (exact: m is a power of
-// two), so f16 data never grows past the input's scale.
+// The FFT of size M is a Monarch / four-step decomposition M = m1 * m2 * ...
+// whose stages are complex matmuls of small DFT matrices (in the data type,
+// on Tensor Cores, f32 accumulation) and elementwise twiddles. Forward DFT
+// matrices carry the 1/m of their stage (exact: m is a power of two), so
+// f16 data never grows past the input's scale. Two forms (ConvPlan.h):
 //
-// Fused path (N = 2M <= 32K): one program per (channel, batch) keeps the
-// whole sequence on chip: FFT, spectrum product (with real-input packing),
-// inverse FFT. Multi-pass path: M = outer * inner; pass 1 transforms columns
-// (the outer factor), pass 2 does the fused inner FFT, product and inverse
-// inner FFT on pairs of rows (k, -k mod outer), pass 3 inverts the columns.
+// - Row-column (M or the inner size 512..4096): X = z as an m1 x m2 matrix,
+//   FFT = (F_m1 X) o twiddle, times F_m2 on the right; frequencies end in
+//   [k1][k2] order, the spectrum is stored (fused path) or read (three
+//   passes) in that order, and nothing is ever permuted.
+// - Permuting stages (other sizes): every stage is a left product on the
+//   tile viewed as (m, M / m), permuted so the transform ends in natural
+//   frequency order.
+//
+// Fused path (M <= 8192, and 16384 for lengths that are not powers of two):
+// a program keeps whole sequences on chip: FFT, spectrum product (with
+// real-input packing), inverse FFT; a row-column program takes 16 batch
+// rows of its channel in turn. Multi-pass path: M = outer * inner; pass 1
+// transforms columns (the outer factor), pass 2 does the inner FFT, product
+// and inverse inner FFT on pairs of rows (k, -k mod outer), pass 3 inverts
+// the columns.
 //
 //===----------------------------------------------------------------------===//
 
