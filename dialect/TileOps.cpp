@@ -517,21 +517,20 @@ static bool isBarrierArray(SharedMemType type) {
 /// local_alloc %t after an earlier local_alloc %t of the same type in the
 /// block: the earlier buffer already holds the tile (buffers with an init
 /// are only read).
+bool LocalAllocOp::isWrittenAfterInit() {
+  return llvm::any_of(getOperation()->getUsers(),
+                      [](Operation *user) { return isa<AsyncLoadOp>(user); });
+}
+
 LogicalResult LocalAllocOp::canonicalize(LocalAllocOp op,
                                          PatternRewriter &rewriter) {
-  if (!op.getInit())
-    return failure();
-  auto writes = [](LocalAllocOp alloc) {
-    return llvm::any_of(alloc->getUsers(),
-                        [](Operation *user) { return isa<AsyncLoadOp>(user); });
-  };
-  if (writes(op))
+  if (!op.getInit() || op.isWrittenAfterInit())
     return failure();
   for (Operation *user : op.getInit().getUsers()) {
     auto earlier = dyn_cast<LocalAllocOp>(user);
     if (!earlier || earlier == op || earlier->getBlock() != op->getBlock() ||
         !earlier->isBeforeInBlock(op) || earlier.getType() != op.getType() ||
-        writes(earlier))
+        earlier.isWrittenAfterInit())
       continue;
     rewriter.replaceOp(op, earlier.getResult());
     return success();

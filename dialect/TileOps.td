@@ -396,6 +396,11 @@ def Tile_LocalAllocOp : Tile_Op<"local_alloc"> {
     ($init^ `:` type($init) `->`) : (`:`)? qualified(type($result)) attr-dict
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True if something besides `init` writes the buffer (a TMA load into
+    /// it): its contents are then not `init`'s.
+    bool isWrittenAfterInit();
+  }];
   let hasCanonicalizeMethod = 1;
 }
 

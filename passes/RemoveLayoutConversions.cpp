@@ -194,13 +194,6 @@ struct AllocFromAnyLayout : OpRewritePattern<LocalAllocOp> {
   }
 };
 
-/// True if something but the init writes `alloc` (a TMA load into it):
-/// its contents then are not `init`'s.
-bool writtenAfterInit(LocalAllocOp alloc) {
-  return llvm::any_of(alloc->getUsers(),
-                      [](Operation *user) { return isa<AsyncLoadOp>(user); });
-}
-
 /// local_load(local_alloc(x)) -> convert_layout(x) when every thread
 /// already holds the elements it reads back (an mma accumulator feeding the
 /// A fragments of the next mma with all warps along M): the conversion is
@@ -210,7 +203,7 @@ struct FragmentsFromRegisters : OpRewritePattern<LocalLoadOp> {
   LogicalResult matchAndRewrite(LocalLoadOp op,
                                 PatternRewriter &rewriter) const override {
     auto alloc = op.getBuffer().getDefiningOp<LocalAllocOp>();
-    if (!alloc || !alloc.getInit() || writtenAfterInit(alloc))
+    if (!alloc || !alloc.getInit() || alloc.isWrittenAfterInit())
       return failure();
     Value tile = alloc.getInit();
     auto from = cast<RankedTensorType>(tile.getType());
@@ -294,7 +287,7 @@ struct HoistConstantCopies : OpRewritePattern<LocalAllocOp> {
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
     auto cst = op.getInit() ? op.getInit().getDefiningOp<arith::ConstantOp>()
                             : arith::ConstantOp();
-    if (!loop || !cst || writtenAfterInit(op))
+    if (!loop || !cst || op.isWrittenAfterInit())
       return failure();
     rewriter.setInsertionPoint(loop);
     auto outside = arith::ConstantOp::create(rewriter, cst.getLoc(),

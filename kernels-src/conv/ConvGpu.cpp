@@ -128,8 +128,7 @@ rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
     if (g.post)
       args.push_back(pairs(a.post));
     args.push_back(pairs(a.y));
-    std::vector<int64_t> grid = fusedGrid(p, B, H);
-    return launch("conv_fused", args, {grid[0], grid[1], grid[2]});
+    return launch("conv_fused", args, fusedGrid(p, B, H));
   }
   const int64_t Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
   // (batch, channels, outer / 2, inner, 2): z[n_o * inner + n_i].
@@ -144,8 +143,8 @@ rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
   a1.push_back(work);
   if (rt::Status st = launch("conv_outer_fwd", a1, {Mi / W, H, B}); !st)
     return st;
-  rt::Arg spectrum = rt::ViewArg{a.spectrum.ptr, innerSpectrumView(p, H).sizes,
-                                 innerSpectrumView(p, H).strides};
+  const ViewShape sv = innerSpectrumView(p, H);
+  rt::Arg spectrum = rt::ViewArg{a.spectrum.ptr, sv.sizes, sv.strides};
   if (rt::Status st =
           launch("conv_inner", {work, spectrum}, {Mo / 2 + 1, H, B});
       !st)

@@ -166,21 +166,17 @@ Complex twiddleMatrix(int64_t rows, int64_t cols, int64_t period,
   return {cos(angle), sin(angle)};
 }
 
-/// What the row-column FFT of M = m1 m2 multiplies by, built once per
-/// program: the first `half` columns of F_m1 (the rest of X is zero), F_m2,
-/// the twiddle w_M^(k1 n2), and for the inverse conj(F_m2), the conjugate
-/// twiddle and the first `half` rows of conj(F_m1).
+/// What the row-column FFT of M = m1 m2 multiplies by: the first `half`
+/// columns of F_m1 (the rest of X is zero), F_m2, the twiddle w_M^(k1 n2),
+/// and for the inverse conj(F_m2), the conjugate twiddle and the first
+/// `half` rows of conj(F_m1).
 struct RowColumnDfts {
-  int64_t m1, m2, half;
   Dft left, right, rightInverse, leftInverse;
   Complex twiddle, twiddleInverse;
 };
 
 RowColumnDfts rowColumnDfts(int64_t m1, int64_t m2, int64_t half, DType dtype) {
-  return {m1,
-          m2,
-          half,
-          dftMatrix(m1, half, m1, false, dtype),
+  return {dftMatrix(m1, half, m1, false, dtype),
           dftMatrix(m2, false, dtype),
           dftMatrix(m2, true, dtype),
           dftMatrix(half, m1, m1, true, dtype),
@@ -653,8 +649,7 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     if (cfg.postGate)
       args.push_back(pairs(post));
     args.push_back(pairs(y));
-    std::vector<int64_t> grid = fusedGrid(p, B, H);
-    st = run("conv_fused", args, {grid[0], grid[1], grid[2]});
+    st = run("conv_fused", args, fusedGrid(p, B, H));
   } else {
     const int64_t Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
     // (batch, channels, outer / 2, inner, 2) views: z[n_o * inner + n_i].
@@ -668,8 +663,8 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     a1.push_back(ViewArg{&work});
     st = run("conv_outer_fwd", a1, {Mi / W, H, B});
     if (st) {
-      KernelArg spectrum = ViewArg{bufs.spectrum, innerSpectrumView(p, H).sizes,
-                                   innerSpectrumView(p, H).strides, 0};
+      const ViewShape sv = innerSpectrumView(p, H);
+      KernelArg spectrum = ViewArg{bufs.spectrum, sv.sizes, sv.strides, 0};
       st = run("conv_inner", {ViewArg{&work}, spectrum}, {Mo / 2 + 1, H, B});
     }
     if (st) {

@@ -3,6 +3,7 @@
 #include "kernels-src/conv/ConvPlan.h"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 namespace tessera::conv {
@@ -27,6 +28,19 @@ std::vector<int64_t> radices(int64_t n) {
   return out;
 }
 
+namespace {
+/// The row-column factors {m1, m2} of an FFT of size n, or none outside
+/// 512..4096: m1 = 64 rows (32 at 512), 16 per warp of the 4 (2) warps the
+/// kernels run on, so every warp's rows of the left product's result are
+/// the A fragments of the right product, in registers.
+std::optional<std::vector<int64_t>> rowColumnFactors(int64_t n) {
+  if (n < 512 || n > 4096)
+    return std::nullopt;
+  const int64_t m1 = n == 512 ? 32 : 64;
+  return std::vector<int64_t>{m1, n / m1};
+}
+} // namespace
+
 Plan plan(int64_t seqlen, bool forceMultiPass) {
   Plan p;
   p.M = fftSize(seqlen);
@@ -36,16 +50,13 @@ Plan plan(int64_t seqlen, bool forceMultiPass) {
   // the fused kernel.
   p.fused = !forceMultiPass && (p.M <= 8192 || (p.M == 16384 && seqlen != p.M));
   if (p.fused) {
-    // Two matrix products of m1 = 16 x (4 warps) rows (32 for 512): every
-    // warp's rows of the left product's result are the A fragments of the
-    // right product, in registers. 16 batch rows per program: the DFT
-    // matrices and twiddles are built once for all of them (H200: 1K 0.200
-    // -> 0.170 ms, 2K 0.442 -> 0.310, 4K 1.24 -> 0.743 from 1 to 16 rows).
-    if (p.M >= 512 && p.M <= 4096) {
-      const int64_t m1 = p.M == 512 ? 32 : 64;
+    // 16 batch rows per row-column program: the DFT matrices and twiddles
+    // serve them all (H200: 1K 0.200 -> 0.170 ms, 2K 0.442 -> 0.310, 4K
+    // 1.24 -> 0.743 from 1 to 16 rows).
+    if (auto factors = rowColumnFactors(p.M)) {
       p.rowColumn = true;
       p.rowsPerProgram = 16;
-      p.factors = {m1, p.M / m1};
+      p.factors = *factors;
       return p;
     }
     p.factors = radices(p.M);
@@ -57,13 +68,12 @@ Plan plan(int64_t seqlen, bool forceMultiPass) {
     ++bits;
   p.outer = std::min<int64_t>(p.M / 2, bits % 2 == 0 ? 16 : 32);
   const int64_t inner = p.M / p.outer;
-  // The inner FFT as two matrix products too, where it is 512..4096 long
-  // (the spectrum stays in natural order: the inner pass reads it through
+  // The inner FFT as two matrix products too, where its size allows (the
+  // spectrum stays in natural order: the inner pass reads it through
   // strides).
-  if (inner >= 512 && inner <= 4096) {
-    const int64_t m1 = inner == 512 ? 32 : 64;
+  if (auto factors = rowColumnFactors(inner)) {
     p.rowColumn = true;
-    p.factors = {m1, inner / m1};
+    p.factors = *factors;
     return p;
   }
   p.factors = radices(inner);
@@ -91,7 +101,8 @@ ViewShape innerSpectrumView(const Plan &p, int64_t channels) {
   return {{channels, 4, Mi, Mo}, {4 * M, M, Mo, 1}};
 }
 
-std::vector<int64_t> fusedGrid(const Plan &p, int64_t batch, int64_t channels) {
+std::array<int64_t, 3> fusedGrid(const Plan &p, int64_t batch,
+                                 int64_t channels) {
   return {channels, (batch + p.rowsPerProgram - 1) / p.rowsPerProgram, 1};
 }
 

@@ -10,6 +10,7 @@
 #ifndef TESSERA_KERNELS_CONV_CONVPLAN_H
 #define TESSERA_KERNELS_CONV_CONVPLAN_H
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -102,8 +103,8 @@ ViewShape fusedSpectrumView(const Plan &plan, int64_t channels);
 ViewShape innerSpectrumView(const Plan &plan, int64_t channels);
 
 /// The fused kernel's grid: (channels, ceil(batch / rowsPerProgram), 1).
-std::vector<int64_t> fusedGrid(const Plan &plan, int64_t batch,
-                               int64_t channels);
+std::array<int64_t, 3> fusedGrid(const Plan &plan, int64_t batch,
+                                 int64_t channels);
 
 /// Columns of the inner FFT each program of the outer passes takes.
 int64_t columnBlock(const Plan &p);

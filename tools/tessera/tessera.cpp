@@ -358,9 +358,8 @@ Row demoConv(dsl::DType dtype, int64_t seqlen, bool multiPass, double bound,
   for (double &v : specF32)
     v = double(float(v));
   const conv::Plan plan = conv::plan(L);
-  const std::vector<int64_t> grid = conv::fusedGrid(plan, B, H);
   compileAndRunOnGpu(
-      module, row, {grid[0], grid[1], grid[2]},
+      module, row, conv::fusedGrid(plan, B, H),
       {viewArg(dtype, {B, H, L / 2, 2}, uv),
        viewArg(dsl::f32, conv::fusedSpectrumView(plan, H).sizes, specF32),
        viewArg(dtype, {B, H, L / 2, 2}, prev),
