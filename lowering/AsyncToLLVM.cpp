@@ -15,6 +15,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 using namespace mlir;
 
 namespace tessera::lowering {
@@ -595,9 +597,10 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
   auto branch = scf::IfOp::create(rewriter, loc, aligned, /*withElse=*/true);
 
   // For each of this thread's items k (k = tid + i * threads < total).
-  auto forEach = [&](int64_t total, function_ref<void(Value)> body) {
+  auto forEachFrom = [&](Value t, int64_t total,
+                         function_ref<void(Value)> body) {
     for (int64_t i = 0; i * threads < total; ++i) {
-      Value k = LLVM::AddOp::create(rewriter, loc, tid, c64(i * threads));
+      Value k = LLVM::AddOp::create(rewriter, loc, t, c64(i * threads));
       if ((i + 1) * threads <= total) {
         body(k);
         continue;
@@ -609,6 +612,9 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
       body(k);
     }
   };
+  auto forEach = [&](int64_t total, function_ref<void(Value)> body) {
+    forEachFrom(tid, total, body);
+  };
   auto inBounds = [&](Value r, Value c) {
     Value in = LLVM::AndOp::create(rewriter, loc,
                                    cmp(LLVM::ICmpPredicate::slt, r, size0),
@@ -616,11 +622,85 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
     return rank > 2 ? LLVM::AndOp::create(rewriter, loc, in, unitsIn) : in;
   };
 
+  auto copy = [&](Value to, Value src, Value bytes) {
+    if (policy)
+      asmOp(rewriter, loc, {}, {to, src, toI32(rewriter, loc, bytes), policy},
+            "cp.async.cg.shared.global.L2::cache_hint [$0], [$1], 16, $2, "
+            "$3;",
+            "r,l,r,l");
+    else
+      asmOp(rewriter, loc, {}, {to, src, toI32(rewriter, loc, bytes)},
+            "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r");
+  };
+  const int64_t perRow = cols / pieceElems;
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
-    const int64_t perRow = cols / pieceElems;
-    forEach(rows * perRow, [&](Value k) {
+    // The whole tile inside the view: no bounds, and each thread's pieces a
+    // fixed step apart in both memories (the swizzle repeats every 8 rows),
+    // so the per-thread address arithmetic is done once per tile, not once
+    // per piece.
+    Value whole = unitsIn;
+    for (auto [first, extent, sz] :
+         {std::tuple{row0, rows, size0}, std::tuple{col0, cols, size1}}) {
+      Value left = LLVM::SubOp::create(rewriter, loc, sz, first);
+      whole = LLVM::AndOp::create(rewriter, loc, whole,
+                                  cmp(LLVM::ICmpPredicate::ult, first, sz));
+      whole =
+          LLVM::AndOp::create(rewriter, loc, whole,
+                              cmp(LLVM::ICmpPredicate::uge, left, c64(extent)));
+    }
+    auto inside = scf::IfOp::create(rewriter, loc, whole, /*withElse=*/true);
+    rewriter.setInsertionPointToStart(&inside.getThenRegion().front());
+    {
+      Value tileBase = LLVM::GEPOp::create(
+          rewriter, loc, ptr.getType(), element, ptr,
+          ValueRange{LLVM::AddOp::create(
+              rewriter, loc, LLVM::MulOp::create(rewriter, loc, row0, stride0),
+              col0)});
+      // Piece i + period lies period * rowStep rows below piece i, with the
+      // same swizzle phase (a multiple of 8 rows).
+      const bool stepped = threads % perRow == 0;
+      const int64_t rowStep = stepped ? threads / perRow : 0;
+      const int64_t period = stepped ? 8 / std::gcd<int64_t>(rowStep, 8) : 0;
+      Value srcStep = LLVM::MulOp::create(rewriter, loc, stride0,
+                                          c64(period * rowStep * eb));
+      SmallVector<Value> srcs, tos;
+      forEach(rows * perRow, [&](Value k) {
+        Value src, to;
+        const size_t i = srcs.size();
+        if (!stepped || int64_t(i) < period) {
+          Value r = LLVM::UDivOp::create(rewriter, loc, k, c64(perRow));
+          Value c = LLVM::MulOp::create(
+              rewriter, loc,
+              LLVM::URemOp::create(rewriter, loc, k, c64(perRow)),
+              c64(pieceElems));
+          Value at = LLVM::AddOp::create(
+              rewriter, loc, LLVM::MulOp::create(rewriter, loc, r, stride0), c);
+          src = LLVM::GEPOp::create(rewriter, loc, ptr.getType(), element,
+                                    tileBase, ValueRange{at});
+          to = sharedAddress(
+              rewriter, loc,
+              gepBytes(rewriter, loc, dst,
+                       nvmmaOffset(rewriter, loc, nv, r, c, rows, eb)));
+        } else {
+          src = LLVM::GEPOp::create(rewriter, loc, ptr.getType(),
+                                    rewriter.getI8Type(), srcs[i - period],
+                                    ValueRange{srcStep});
+          to = LLVM::AddOp::create(
+              rewriter, loc, tos[i - period],
+              i32Const(rewriter, loc, period * rowStep * nv.getSwizzle()));
+        }
+        srcs.push_back(src);
+        tos.push_back(to);
+        copy(to, src, c64(16));
+      });
+    }
+    // The tile's edge, a rarely taken branch: its address arithmetic stays
+    // in it (opaqueCopy) rather than holding registers across loops.
+    rewriter.setInsertionPointToStart(&inside.getElseRegion().front());
+    Value coldStride0 = opaqueCopy(rewriter, loc, stride0);
+    forEachFrom(opaqueCopy(rewriter, loc, tid), rows * perRow, [&](Value k) {
       Value r = LLVM::UDivOp::create(rewriter, loc, k, c64(perRow));
       Value c = LLVM::MulOp::create(
           rewriter, loc, LLVM::URemOp::create(rewriter, loc, k, c64(perRow)),
@@ -639,9 +719,9 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
           c64(0));
       Value at = LLVM::MulOp::create(
           rewriter, loc,
-          LLVM::AddOp::create(rewriter, loc,
-                              LLVM::MulOp::create(rewriter, loc, gr, stride0),
-                              gc),
+          LLVM::AddOp::create(
+              rewriter, loc,
+              LLVM::MulOp::create(rewriter, loc, gr, coldStride0), gc),
           c64(eb));
       Value src = LLVM::SelectOp::create(
           rewriter, loc, in,
@@ -649,17 +729,10 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
                               rewriter.getI8Type(), ptr, ValueRange{at}),
           ptr);
       Value off = nvmmaOffset(rewriter, loc, nv, r, c, rows, eb);
-      Value to =
-          sharedAddress(rewriter, loc, gepBytes(rewriter, loc, dst, off));
-      if (policy)
-        asmOp(rewriter, loc, {}, {to, src, toI32(rewriter, loc, bytes), policy},
-              "cp.async.cg.shared.global.L2::cache_hint [$0], [$1], 16, $2, "
-              "$3;",
-              "r,l,r,l");
-      else
-        asmOp(rewriter, loc, {}, {to, src, toI32(rewriter, loc, bytes)},
-              "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r");
+      copy(sharedAddress(rewriter, loc, gepBytes(rewriter, loc, dst, off)), src,
+           bytes);
     });
+    rewriter.setInsertionPointAfter(inside);
     asmOp(rewriter, loc, {}, {bar},
           "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [$0];", "r");
   }

@@ -95,6 +95,17 @@ Value warpId(OpBuilder &b, Location loc) {
   return LLVM::LShrOp::create(b, loc, threadId(b, loc), i32Const(b, loc, 5));
 }
 
+Value opaqueCopy(OpBuilder &b, Location loc, Value value) {
+  bool wide = value.getType().isInteger(64);
+  return LLVM::InlineAsmOp::create(
+             b, loc, value.getType(), ValueRange{value},
+             wide ? "mov.b64 $0, $1;" : "mov.b32 $0, $1;",
+             wide ? "=l,l" : "=r,r", /*has_side_effects=*/true,
+             /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 SmallVector<Value> runtimeCoords(OpBuilder &b, Location loc,
                                  const tile::LinearLayout &layout,
                                  tile::LinearLayout::InDim in, Value input) {

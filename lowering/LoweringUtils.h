@@ -57,6 +57,11 @@ Value threadId(OpBuilder &b, Location loc);
 Value laneId(OpBuilder &b, Location loc);
 Value warpId(OpBuilder &b, Location loc);
 
+/// A copy of an i32 or i64 `value` that LLVM cannot see through: code derived
+/// from it stays where it is written (a rarely taken branch) instead of being
+/// hoisted out of loops, where its results would hold registers.
+Value opaqueCopy(OpBuilder &b, Location loc, Value value);
+
 /// XOR of the bases of the set bits of a run-time input value (i32) of
 /// `in`, per dimension (i64).
 llvm::SmallVector<Value> runtimeCoords(OpBuilder &b, Location loc,

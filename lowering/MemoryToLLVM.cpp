@@ -8,6 +8,11 @@
 // value where the predicate is false; of several threads holding copies of
 // an element only the owner stores it.
 //
+// A tile wholly inside its view, with unit last stride and aligned rows,
+// takes a branch without predicates instead: each access is the thread's
+// base pointer plus a register offset that does not depend on where the
+// tile lies, so LLVM computes the offsets once, outside loops.
+//
 //===----------------------------------------------------------------------===//
 
 #include "lowering/Patterns.h"
@@ -29,6 +34,16 @@ ViewFields unpackView(OpBuilder &b, Location loc, Value view, int64_t rank) {
     f.sizes.push_back(extract(b, loc, view, 1 + d));
     f.strides.push_back(extract(b, loc, view, 1 + rank + d));
   }
+  return f;
+}
+
+/// The view with opaque sizes and strides (see opaqueCopy).
+ViewFields opaqueView(OpBuilder &b, Location loc, const ViewFields &view) {
+  ViewFields f{view.base, {}, {}};
+  for (Value v : view.sizes)
+    f.sizes.push_back(opaqueCopy(b, loc, v));
+  for (Value v : view.strides)
+    f.strides.push_back(opaqueCopy(b, loc, v));
   return f;
 }
 
@@ -99,6 +114,136 @@ Value vectorCondition(OpBuilder &b, Location loc, const ViewFields &view,
   return LLVM::AndOp::create(b, loc, cond, aligned);
 }
 
+/// The unpredicated branch of a tile access (see the file comment): taken
+/// when every element lies inside the view, the last stride is 1 and every
+/// vector of `vectorBytes` starts aligned.
+struct WholeTile {
+  Value taken;      // i1
+  Value threadBase; // the tile's first element plus this thread's offset
+};
+
+/// Whether each coordinate is the thread's part plus the register's part:
+/// register bases and lane/warp bases set disjoint bits in every dimension,
+/// so their XOR is a sum.
+bool splitsThreadAndRegister(const tile::LinearLayout &layout) {
+  for (int64_t d = 0; d < layout.rank(); ++d) {
+    int64_t regBits = 0, threadBits = 0;
+    for (const auto &basis : layout.bases(tile::LinearLayout::Register))
+      regBits |= basis[d];
+    for (auto in : {tile::LinearLayout::Lane, tile::LinearLayout::Warp})
+      for (const auto &basis : layout.bases(in))
+        threadBits |= basis[d];
+    if (regBits & threadBits)
+      return false;
+  }
+  return true;
+}
+
+std::optional<WholeTile> wholeTile(OpBuilder &b, Location loc,
+                                   const ViewFields &view, ValueRange indices,
+                                   const tile::LinearLayout &layout,
+                                   Type memType, int64_t vectorBytes,
+                                   Value lane, Value warp) {
+  // Single-element accesses save only their bounds checks, and the two
+  // branches cost registers across loops (measured: the conv's strided row
+  // loads spilled); vectors only.
+  if (vectorBytes <= elementBytes(memType) || !splitsThreadAndRegister(layout))
+    return std::nullopt;
+  auto cmp = [&](LLVM::ICmpPredicate p, Value x, Value y) -> Value {
+    return LLVM::ICmpOp::create(b, loc, p, x, y);
+  };
+  auto c64 = [&](int64_t v) { return i64Const(b, loc, v); };
+  const int64_t last = layout.rank() - 1, eb = elementBytes(memType);
+  Value taken = cmp(LLVM::ICmpPredicate::eq, view.strides[last], c64(1));
+  Value start = c64(0);
+  for (int64_t d = 0; d <= last; ++d) {
+    Value first =
+        LLVM::MulOp::create(b, loc, indices[d], c64(layout.shape()[d]));
+    // first < size and size - first >= shape (unsigned: no wrap-around).
+    Value left = LLVM::SubOp::create(b, loc, view.sizes[d], first);
+    taken = LLVM::AndOp::create(
+        b, loc, taken, cmp(LLVM::ICmpPredicate::ult, first, view.sizes[d]));
+    taken = LLVM::AndOp::create(
+        b, loc, taken,
+        cmp(LLVM::ICmpPredicate::uge, left, c64(layout.shape()[d])));
+    start = LLVM::AddOp::create(
+        b, loc, start, LLVM::MulOp::create(b, loc, first, view.strides[d]));
+    if (d < last && vectorBytes > eb) {
+      Value rowBytes = LLVM::MulOp::create(b, loc, view.strides[d], c64(eb));
+      Value rest = LLVM::AndOp::create(b, loc, rowBytes, c64(vectorBytes - 1));
+      taken = LLVM::AndOp::create(b, loc, taken,
+                                  cmp(LLVM::ICmpPredicate::eq, rest, c64(0)));
+    }
+  }
+  Value tileBase = LLVM::GEPOp::create(b, loc, view.base.getType(), memType,
+                                       view.base, ValueRange{start});
+  if (vectorBytes > eb) {
+    Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), tileBase);
+    Value rest = LLVM::AndOp::create(b, loc, address, c64(vectorBytes - 1));
+    taken = LLVM::AndOp::create(b, loc, taken,
+                                cmp(LLVM::ICmpPredicate::eq, rest, c64(0)));
+  }
+  SmallVector<Value> lanePart =
+      runtimeCoords(b, loc, layout, tile::LinearLayout::Lane, lane);
+  SmallVector<Value> warpPart =
+      runtimeCoords(b, loc, layout, tile::LinearLayout::Warp, warp);
+  Value offset = c64(0);
+  for (int64_t d = 0; d <= last; ++d) {
+    Value coord = LLVM::XOrOp::create(b, loc, lanePart[d], warpPart[d]);
+    offset = LLVM::AddOp::create(
+        b, loc, offset,
+        d == last ? coord
+                  : LLVM::MulOp::create(b, loc, coord, view.strides[d]));
+  }
+  Value threadBase = LLVM::GEPOp::create(b, loc, view.base.getType(), memType,
+                                         tileBase, ValueRange{offset});
+  return WholeTile{taken, threadBase};
+}
+
+/// Register addresses on the unpredicated branch, asked for in register
+/// order: each is the previous register's row address plus the row step
+/// times the strides, plus its column (a constant). The steps repeat, so
+/// few values stay live across loops.
+class WholeTileAddresses {
+public:
+  WholeTileAddresses(OpBuilder &b, Location loc, const WholeTile &tile,
+                     const ViewFields &view, const tile::LinearLayout &layout,
+                     Type memType)
+      : b(b), loc(loc), view(view), layout(layout), memType(memType),
+        rowPtr(tile.threadBase), rows(layout.rank() - 1, 0) {}
+
+  Value at(int64_t reg) {
+    tile::LinearLayout::Coords coords =
+        layout.apply(tile::LinearLayout::Register, reg);
+    const int64_t last = layout.rank() - 1;
+    Value step;
+    for (int64_t d = 0; d < last; ++d) {
+      if (coords[d] == rows[d])
+        continue;
+      Value term = LLVM::MulOp::create(b, loc, view.strides[d],
+                                       i64Const(b, loc, coords[d] - rows[d]));
+      step = step ? Value(LLVM::AddOp::create(b, loc, step, term)) : term;
+      rows[d] = coords[d];
+    }
+    if (step)
+      rowPtr = LLVM::GEPOp::create(b, loc, rowPtr.getType(), memType, rowPtr,
+                                   ValueRange{step});
+    if (coords[last] == 0)
+      return rowPtr;
+    return LLVM::GEPOp::create(b, loc, rowPtr.getType(), memType, rowPtr,
+                               ArrayRef<LLVM::GEPArg>{coords[last]});
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  const ViewFields &view;
+  const tile::LinearLayout &layout;
+  Type memType;
+  Value rowPtr;
+  SmallVector<int64_t> rows;
+};
+
 /// 32- or 64-bit words of a vector access and the elements in each word.
 struct Words {
   Type type;     // i32 or i64
@@ -165,6 +310,92 @@ std::string operandList(int64_t first, int64_t count) {
   return s + "}";
 }
 
+/// One ld.global of `width` consecutive elements at `ptr`; predicated (zeros
+/// where `pred` is false) when `pred` is given.
+SmallVector<Value> vectorLoad(OpBuilder &b, Location loc, Type element,
+                              int64_t width, Value ptr, Value pred,
+                              Value policy) {
+  Words words = wordsFor(b, element, width);
+  std::string text;
+  if (pred)
+    for (int64_t w = 0; w < words.count; ++w)
+      text += std::string("mov.b") +
+              std::to_string(32 * (words.cls == "l" ? 2 : 1)) + " $" +
+              std::to_string(w) + ", 0;\n\t";
+  int64_t next = words.count + 1;
+  std::string predText, policyText, constraints;
+  for (int64_t w = 0; w < words.count; ++w)
+    constraints += "=" + words.cls.str() + ",";
+  constraints += "l";
+  SmallVector<Value> operands = {ptr};
+  if (pred) {
+    predText = "@$" + std::to_string(next++) + " ";
+    constraints += ",b";
+    operands.push_back(pred);
+  }
+  if (policy) {
+    policyText = ", $" + std::to_string(next++);
+    constraints += ",l";
+    operands.push_back(policy);
+  }
+  std::string vector =
+      words.count == 1 ? "" : ".v" + std::to_string(words.count);
+  text += predText + "ld.global" + (policy ? ".L2::cache_hint" : "") + vector +
+          ".b" + std::to_string(words.cls == "l" ? 64 : 32) + " " +
+          operandList(0, words.count) + ", [$" + std::to_string(words.count) +
+          "]" + policyText + ";";
+  SmallVector<Type> resultTypes(words.count, words.type);
+  auto structType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), resultTypes);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, words.count == 1 ? Type(words.type) : Type(structType), operands,
+      text, constraints, false, false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr(), ArrayAttr());
+  SmallVector<Value> values;
+  for (int64_t w = 0; w < words.count; ++w) {
+    Value word = words.count == 1 ? asmOp.getResult(0)
+                                  : extract(b, loc, asmOp.getResult(0), w);
+    for (Value e : unpackWord(b, loc, word, element, words.perWord))
+      values.push_back(e);
+  }
+  return values;
+}
+
+/// One st.global of consecutive `elements` at `ptr`, predicated on `pred`
+/// when given.
+void vectorStore(OpBuilder &b, Location loc, ArrayRef<Value> elements,
+                 Value ptr, Value pred, Value policy) {
+  Type element = elements.front().getType();
+  Words words = wordsFor(b, element, elements.size());
+  SmallVector<Value> operands = {ptr};
+  for (int64_t w = 0; w < words.count; ++w)
+    operands.push_back(packWord(
+        b, loc, elements.slice(w * words.perWord, words.perWord), words.type));
+  int64_t next = words.count + 1;
+  std::string constraints = "l", predText, policyText;
+  for (int64_t w = 0; w < words.count; ++w)
+    constraints += "," + words.cls.str();
+  if (pred) {
+    predText = "@$" + std::to_string(next++) + " ";
+    constraints += ",b";
+    operands.push_back(pred);
+  }
+  if (policy) {
+    policyText = ", $" + std::to_string(next++);
+    constraints += ",l";
+    operands.push_back(policy);
+  }
+  std::string vector =
+      words.count == 1 ? "" : ".v" + std::to_string(words.count);
+  std::string text = predText + "st.global" +
+                     (policy ? ".L2::cache_hint" : "") + vector + ".b" +
+                     std::to_string(words.cls == "l" ? 64 : 32) + " [$0], " +
+                     operandList(1, words.count) + policyText + ";";
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, text, constraints,
+                            true, false, LLVM::tailcallkind::TailCallKind::None,
+                            LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
 struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -177,6 +408,7 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
     tile::LinearLayout layout = layoutOf(type);
     Type element =
         TileTypeConverter::registerElementType(type.getElementType());
+    Type memType = memoryType(rewriter, element);
     ViewFields view = unpackView(rewriter, loc, adaptor.getView(),
                                  op.getView().getType().getRank());
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
@@ -184,75 +416,81 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
     Value other = scalarConst(rewriter, loc, element, padding);
     Value policy = createL2Policy(
         rewriter, loc, op.getCache().value_or(tile::CachePolicy::normal));
-    SmallVector<Value> values;
     const int64_t width = vectorWidth(layout, element);
-    for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
-      SmallVector<Value> ptrs, inBounds;
-      for (int64_t r = r0; r < r0 + width; ++r) {
-        auto [ptr, in] =
-            elementAddress(rewriter, loc, view, adaptor.getIndices(), layout,
-                           memoryType(rewriter, element), r, lane, warp);
-        ptrs.push_back(ptr);
-        inBounds.push_back(in);
+    const int64_t vectorBytes = width * elementBytes(element);
+    Value trueValue = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
+
+    // Every element predicated on its own bounds; vectors where aligned.
+    // Behind the whole-tile branch its address arithmetic stays cold.
+    auto predicated = [&](bool cold) {
+      ViewFields at = cold ? opaqueView(rewriter, loc, view) : view;
+      Value atLane = cold ? opaqueCopy(rewriter, loc, lane) : lane;
+      Value atWarp = cold ? opaqueCopy(rewriter, loc, warp) : warp;
+      SmallVector<Value> values;
+      for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
+        SmallVector<Value> ptrs, inBounds;
+        for (int64_t r = r0; r < r0 + width; ++r) {
+          auto [ptr, in] =
+              elementAddress(rewriter, loc, at, adaptor.getIndices(), layout,
+                             memType, r, atLane, atWarp);
+          ptrs.push_back(ptr);
+          inBounds.push_back(in);
+        }
+        if (width == 1) {
+          values.push_back(predicatedLoad(rewriter, loc, element, ptrs[0],
+                                          inBounds[0], other, policy));
+          continue;
+        }
+        // One vector load, or one predicated load per element (edges,
+        // strided views); both predicated, no branches.
+        Value vec =
+            vectorCondition(rewriter, loc, at, ptrs[0], inBounds, vectorBytes);
+        Value scalarPath = LLVM::XOrOp::create(rewriter, loc, vec, trueValue);
+        SmallVector<Value> vectorValues =
+            vectorLoad(rewriter, loc, element, width, ptrs[0], vec, policy);
+        for (int64_t i = 0; i < width; ++i) {
+          Value pred =
+              LLVM::AndOp::create(rewriter, loc, scalarPath, inBounds[i]);
+          Value scalar = predicatedLoad(rewriter, loc, element, ptrs[i], pred,
+                                        other, policy);
+          values.push_back(LLVM::SelectOp::create(rewriter, loc, vec,
+                                                  vectorValues[i], scalar));
+        }
       }
-      if (width == 1) {
-        values.push_back(predicatedLoad(rewriter, loc, element, ptrs[0],
-                                        inBounds[0], other, policy));
-        continue;
+      return values;
+    };
+
+    std::optional<WholeTile> tile =
+        wholeTile(rewriter, loc, view, adaptor.getIndices(), layout, memType,
+                  vectorBytes, lane, warp);
+    SmallVector<Value> values;
+    if (!tile) {
+      values = predicated(false);
+    } else {
+      SmallVector<Type> types(layout.numRegisters(), element);
+      auto branch = scf::IfOp::create(rewriter, loc, types, tile->taken,
+                                      /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToEnd(&branch.getThenRegion().front());
+        SmallVector<Value> fast;
+        WholeTileAddresses addresses(rewriter, loc, *tile, view, layout,
+                                     memType);
+        for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
+          Value ptr = addresses.at(r0);
+          if (width == 1)
+            fast.push_back(predicatedLoad(rewriter, loc, element, ptr,
+                                          trueValue, other, policy));
+          else
+            llvm::append_range(fast, vectorLoad(rewriter, loc, element, width,
+                                                ptr, Value(), policy));
+        }
+        scf::YieldOp::create(rewriter, loc, fast);
+        rewriter.setInsertionPointToEnd(&branch.getElseRegion().front());
+        scf::YieldOp::create(rewriter, loc, predicated(true));
       }
-      // Fast path: one vector load; otherwise (edges, strided views) one
-      // predicated load per element. Both are predicated, no branches.
-      Value vec = vectorCondition(rewriter, loc, view, ptrs[0], inBounds,
-                                  width * elementBytes(element));
-      Value scalarPath = LLVM::XOrOp::create(
-          rewriter, loc, vec,
-          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
-                                   rewriter.getBoolAttr(true)));
-      Words words = wordsFor(rewriter, element, width);
-      std::string text;
-      for (int64_t w = 0; w < words.count; ++w)
-        text += std::string("mov.b") +
-                std::to_string(32 * (words.cls == "l" ? 2 : 1)) + " $" +
-                std::to_string(w) + ", 0;\n\t";
-      std::string vector =
-          words.count == 1 ? "" : ".v" + std::to_string(words.count);
-      text += std::string("@$") + std::to_string(words.count + 1) +
-              " ld.global" + (policy ? ".L2::cache_hint" : "") + vector + ".b" +
-              std::to_string(words.cls == "l" ? 64 : 32) + " " +
-              operandList(0, words.count) + ", [$" +
-              std::to_string(words.count) + "]" +
-              (policy ? ", $" + std::to_string(words.count + 2) : "") + ";";
-      std::string constraints;
-      for (int64_t w = 0; w < words.count; ++w)
-        constraints += "=" + words.cls.str() + ",";
-      constraints += policy ? "l,b,l" : "l,b";
-      SmallVector<Type> resultTypes(words.count, words.type);
-      auto structType =
-          LLVM::LLVMStructType::getLiteral(rewriter.getContext(), resultTypes);
-      SmallVector<Value> asmOperands = {ptrs[0], vec};
-      if (policy)
-        asmOperands.push_back(policy);
-      auto asmOp = LLVM::InlineAsmOp::create(
-          rewriter, loc, words.count == 1 ? Type(words.type) : Type(structType),
-          asmOperands, text, constraints, false, false,
-          LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-          ArrayAttr());
-      SmallVector<Value> vectorValues;
-      for (int64_t w = 0; w < words.count; ++w) {
-        Value word = words.count == 1
-                         ? asmOp.getResult(0)
-                         : extract(rewriter, loc, asmOp.getResult(0), w);
-        for (Value e : unpackWord(rewriter, loc, word, element, words.perWord))
-          vectorValues.push_back(e);
-      }
-      for (int64_t i = 0; i < width; ++i) {
-        Value pred =
-            LLVM::AndOp::create(rewriter, loc, scalarPath, inBounds[i]);
-        Value scalar = predicatedLoad(rewriter, loc, element, ptrs[i], pred,
-                                      other, policy);
-        values.push_back(LLVM::SelectOp::create(rewriter, loc, vec,
-                                                vectorValues[i], scalar));
-      }
+      values.assign(branch.getResults().begin(), branch.getResults().end());
     }
     rewriter.replaceOp(op, packStruct(rewriter, loc,
                                       getTypeConverter()->convertType(type),
@@ -273,6 +511,7 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
     tile::LinearLayout layout = layoutOf(type);
     Type element =
         TileTypeConverter::registerElementType(type.getElementType());
+    Type memType = memoryType(rewriter, element);
     ViewFields view = unpackView(rewriter, loc, adaptor.getView(),
                                  op.getView().getType().getRank());
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
@@ -280,63 +519,84 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
     Value policy = createL2Policy(
         rewriter, loc, op.getCache().value_or(tile::CachePolicy::normal));
     const int64_t width = vectorWidth(layout, element);
+    const int64_t vectorBytes = width * elementBytes(element);
     Value trueValue = LLVM::ConstantOp::create(
         rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
-    for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
-      if (layout.isDuplicateRegister(r0))
-        continue;
-      SmallVector<Value> ptrs, inBounds, elements;
-      for (int64_t r = r0; r < r0 + width; ++r) {
-        auto [ptr, in] =
-            elementAddress(rewriter, loc, view, adaptor.getIndices(), layout,
-                           memoryType(rewriter, element), r, lane, warp);
-        ptrs.push_back(ptr);
-        inBounds.push_back(in);
+    auto elementsAt = [&](int64_t r0) {
+      SmallVector<Value> elements;
+      for (int64_t r = r0; r < r0 + width; ++r)
         elements.push_back(extract(rewriter, loc, adaptor.getValue(), r));
+      return elements;
+    };
+
+    // Every element predicated on its own bounds; vectors where aligned.
+    // Behind the whole-tile branch its address arithmetic stays cold.
+    auto predicated = [&](bool cold) {
+      ViewFields at = cold ? opaqueView(rewriter, loc, view) : view;
+      Value atLane = cold ? opaqueCopy(rewriter, loc, lane) : lane;
+      Value atWarp = cold ? opaqueCopy(rewriter, loc, warp) : warp;
+      for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
+        if (layout.isDuplicateRegister(r0))
+          continue;
+        SmallVector<Value> ptrs, inBounds;
+        SmallVector<Value> elements = elementsAt(r0);
+        for (int64_t r = r0; r < r0 + width; ++r) {
+          auto [ptr, in] =
+              elementAddress(rewriter, loc, at, adaptor.getIndices(), layout,
+                             memType, r, atLane, atWarp);
+          ptrs.push_back(ptr);
+          inBounds.push_back(in);
+        }
+        if (width == 1) {
+          predicatedStore(
+              rewriter, loc, ptrs[0], elements[0],
+              LLVM::AndOp::create(rewriter, loc, inBounds[0], owner), policy);
+          continue;
+        }
+        Value vec =
+            vectorCondition(rewriter, loc, at, ptrs[0], inBounds, vectorBytes);
+        vectorStore(rewriter, loc, elements, ptrs[0],
+                    LLVM::AndOp::create(rewriter, loc, vec, owner), policy);
+        Value scalarPath = LLVM::AndOp::create(
+            rewriter, loc, LLVM::XOrOp::create(rewriter, loc, vec, trueValue),
+            owner);
+        for (int64_t i = 0; i < width; ++i)
+          predicatedStore(
+              rewriter, loc, ptrs[i], elements[i],
+              LLVM::AndOp::create(rewriter, loc, scalarPath, inBounds[i]),
+              policy);
       }
-      if (width == 1) {
-        predicatedStore(rewriter, loc, ptrs[0], elements[0],
-                        LLVM::AndOp::create(rewriter, loc, inBounds[0], owner),
-                        policy);
-        continue;
+    };
+
+    std::optional<WholeTile> tile =
+        wholeTile(rewriter, loc, view, adaptor.getIndices(), layout, memType,
+                  vectorBytes, lane, warp);
+    if (!tile) {
+      predicated(false);
+    } else {
+      // Copies of an element held by several threads: only the owner stores.
+      bool copies = false;
+      for (auto in : {tile::LinearLayout::Lane, tile::LinearLayout::Warp})
+        for (int bit = 0; bit < layout.numBits(in); ++bit)
+          copies |= layout.isBroadcastBit(in, bit);
+      auto branch =
+          scf::IfOp::create(rewriter, loc, tile->taken, /*withElse=*/true);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
+      WholeTileAddresses addresses(rewriter, loc, *tile, view, layout, memType);
+      for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
+        if (layout.isDuplicateRegister(r0))
+          continue;
+        Value ptr = addresses.at(r0);
+        if (width == 1)
+          predicatedStore(rewriter, loc, ptr, elementsAt(r0)[0],
+                          copies ? owner : trueValue, policy);
+        else
+          vectorStore(rewriter, loc, elementsAt(r0), ptr,
+                      copies ? owner : Value(), policy);
       }
-      Value vec = vectorCondition(rewriter, loc, view, ptrs[0], inBounds,
-                                  width * elementBytes(element));
-      Value vecStore = LLVM::AndOp::create(rewriter, loc, vec, owner);
-      Value scalarPath = LLVM::AndOp::create(
-          rewriter, loc, LLVM::XOrOp::create(rewriter, loc, vec, trueValue),
-          owner);
-      Words words = wordsFor(rewriter, element, width);
-      SmallVector<Value> operands = {ptrs[0]};
-      for (int64_t w = 0; w < words.count; ++w)
-        operands.push_back(packWord(
-            rewriter, loc,
-            ArrayRef<Value>(elements).slice(w * words.perWord, words.perWord),
-            words.type));
-      operands.push_back(vecStore);
-      if (policy)
-        operands.push_back(policy);
-      std::string vector =
-          words.count == 1 ? "" : ".v" + std::to_string(words.count);
-      std::string text =
-          std::string("@$") + std::to_string(words.count + 1) + " st.global" +
-          (policy ? ".L2::cache_hint" : "") + vector + ".b" +
-          std::to_string(words.cls == "l" ? 64 : 32) + " [$0], " +
-          operandList(1, words.count) +
-          (policy ? ", $" + std::to_string(words.count + 2) : "") + ";";
-      std::string constraints = "l";
-      for (int64_t w = 0; w < words.count; ++w)
-        constraints += "," + words.cls.str();
-      constraints += policy ? ",b,l" : ",b";
-      LLVM::InlineAsmOp::create(rewriter, loc, TypeRange{}, operands, text,
-                                constraints, true, false,
-                                LLVM::tailcallkind::TailCallKind::None,
-                                LLVM::AsmDialectAttr(), ArrayAttr());
-      for (int64_t i = 0; i < width; ++i)
-        predicatedStore(
-            rewriter, loc, ptrs[i], elements[i],
-            LLVM::AndOp::create(rewriter, loc, scalarPath, inBounds[i]),
-            policy);
+      rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
+      predicated(true);
     }
     rewriter.eraseOp(op);
     return success();

@@ -1,13 +1,26 @@
-// Contiguous tiles are read and written 16 bytes at a time when the view's
-// last stride is 1 and the vector is aligned and inside the view (checked at
-// run time); otherwise each element takes a predicated scalar access.
+// Contiguous tiles are read and written 16 bytes at a time. A tile wholly
+// inside its view, with last stride 1 and aligned rows (checked once per
+// tile at run time), takes a branch of unpredicated vector accesses;
+// otherwise each vector is checked on its own, and elements of a vector
+// that is not aligned or not inside the view take predicated scalar
+// accesses (with their address arithmetic behind opaque copies, so that it
+// stays in that branch).
 // RUN: tile-compile %s --target sm_90a | FileCheck %s
 
 // f32: 8 elements per thread = two 16-byte vectors.
 // CHECK-LABEL: .entry copy_f32(
+// CHECK: @%p{{[0-9]+}} bra
+// CHECK-NOT: @%p
+// CHECK: {{^[[:space:]]+}}ld.global.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%rd{{[0-9]+}}];
+// CHECK-NOT: @%p
+// CHECK: {{^[[:space:]]+}}ld.global.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%rd{{[0-9]+}}];
+// CHECK-NEXT: // end inline asm
+// CHECK-NEXT: bra.uni
+// CHECK: mov.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}};
 // CHECK: setp.eq.{{[bs]}}64 {{.*}}, 1;
 // CHECK: @%p{{[0-9]+}} ld.global.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%rd{{[0-9]+}}];
 // CHECK: @%p{{[0-9]+}} ld.global.b32
+// CHECK: {{^[[:space:]]+}}st.global.v4.b32 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
 // CHECK: @%p{{[0-9]+}} st.global.v4.b32 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
 // CHECK: @%p{{[0-9]+}} st.global.b32
 tile.kernel @copy_f32(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>) {

@@ -190,6 +190,36 @@ tile.kernel @scan(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index) {
 
 // -----
 
+// A load of the same tile in every iteration (its index computed in the
+// loop, but not from the induction variable) moves before the loop with its
+// index: read once rather than carried. One from a view the loop stores to
+// stays where it is.
+// REG-LABEL: tile.kernel @invariant
+// REG: %[[ROW:.*]] = arith.muli %arg3, %c2
+// REG-NEXT: %[[W:.*]] = tile.load %arg0[%[[ROW]], %c0]
+// REG-NEXT: scf.for
+// REG-NOT: tile.load %arg0
+// REG: tile.load %arg1[%{{.*}}, %c0]
+// REG: arith.addf %[[W]]
+// REG: tile.store
+// NOREG-LABEL: tile.kernel @invariant
+// NOREG: scf.for
+// NOREG: tile.load %arg0
+tile.kernel @invariant(%w: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index, %ch: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %k = %c0 to %n step %c1 {
+    %row = arith.muli %ch, %c2 : index
+    %t = tile.load %w[%row, %c0] : !tile.view<?x?xf32> -> tensor<64x128xf32>
+    %u = tile.load %y[%row, %c0] : !tile.view<?x?xf32> -> tensor<64x128xf32>
+    %v = arith.addf %t, %u : tensor<64x128xf32>
+    tile.store %v, %y[%k, %c0] : tensor<64x128xf32> -> !tile.view<?x?xf32>
+  }
+}
+
+// -----
+
 // sm_90a, views of rank 4 (x[b, t, h, p] read as 64 x 64 tiles): TMA takes
 // 2-D views here, so the ring is filled with cp.async (rows(1): the tile's
 // rows run along dimension 1). A tile that is both an mma operand and read
