@@ -6,7 +6,10 @@
 // thread reads what its result registers need. convert_layout, reshape,
 // broadcast and permute are index maps; gather reads through the index
 // tile; reduce and scan combine along the axis in index order (as the
-// interpreter does, so results agree bit for bit); mma accumulates
+// interpreter does, so results agree bit for bit), except that 32-bit scans,
+// and reductions of vectors, whose axis lies along registers, the low lanes
+// and warps take warp shuffles (tree order: results differ from the
+// interpreter's by rounding only); mma accumulates
 // products in f32 with fma (the non-Tensor-Core path). Every exchange is
 // fenced by barriers, so one scratch area serves every op of a kernel.
 //
@@ -19,6 +22,10 @@
 using namespace mlir;
 
 namespace tessera::lowering {
+
+namespace {
+bool shufflesAcrossWarps(Operation *op);
+} // namespace
 
 int64_t sharedScratchBytes(Operation *op) {
   auto bytesOf = [](Type t) {
@@ -36,8 +43,21 @@ int64_t sharedScratchBytes(Operation *op) {
         !tile::registerPermutation(layoutOf(src), layoutOf(dst)).empty())
       return 0;
   }
+  if (isa<tile::ReduceOp, tile::ScanOp>(op)) {
+    // The shuffle path keeps one 32-bit partial per thread and register
+    // when warps lie along the axis.
+    auto src = cast<RankedTensorType>(op->getOperand(0).getType());
+    int64_t warps = 4;
+    if (auto attr = op->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
+            tile::kNumWarpsAttrName))
+      warps = attr.getInt();
+    int64_t partials = shufflesAcrossWarps(op)
+                           ? 32 * warps * layoutOf(src).numRegisters() * 4
+                           : 0;
+    return std::max(bytesOf(src), partials);
+  }
   if (isa<tile::ConvertLayoutOp, tile::ReshapeOp, tile::BroadcastOp,
-          tile::PermuteOp, tile::GatherOp, tile::ReduceOp, tile::ScanOp>(op))
+          tile::PermuteOp, tile::GatherOp>(op))
     return bytesOf(op->getOperand(0).getType());
   return 0;
 }
@@ -281,6 +301,282 @@ Value loadAlong(OpBuilder &b, Location loc, Value base, Type element,
   return loadShared(b, loc, base, element, linearize(b, loc, s, shape));
 }
 
+//===----------------------------------------------------------------------===//
+// Scans and reductions by warp shuffles
+//===----------------------------------------------------------------------===//
+
+/// How a layout spreads one axis: the register bits along it (axis steps 1,
+/// 2, 4, ...), then the lowest `laneBits` lanes, then warp bits, each
+/// continuing the steps. Every other bit moves along other dimensions only.
+struct AxisSpread {
+  SmallVector<int> regBits;
+  int laneBits = 0;
+  SmallVector<int> warpBits;
+};
+
+std::optional<AxisSpread> axisSpread(const tile::LinearLayout &layout,
+                                     int64_t axis) {
+  using LL = tile::LinearLayout;
+  AxisSpread spread;
+  int64_t step = 1;
+  for (LL::InDim in : {LL::Register, LL::Lane, LL::Warp}) {
+    // (axis value, bit) of the bits along the axis, by value.
+    SmallVector<std::pair<int64_t, int>> along;
+    for (int bit = 0; bit < layout.numBits(in); ++bit) {
+      const auto &basis = layout.bases(in)[bit];
+      bool other = false;
+      for (int64_t d = 0; d < layout.rank(); ++d)
+        other |= d != axis && basis[d] != 0;
+      if (basis[axis] == 0)
+        continue;
+      if (other)
+        return std::nullopt;
+      along.push_back({basis[axis], bit});
+    }
+    llvm::sort(along);
+    for (auto [value, bit] : along) {
+      if (value != step)
+        return std::nullopt;
+      step *= 2;
+      if (in == LL::Register)
+        spread.regBits.push_back(bit);
+      else if (in == LL::Lane) {
+        if (bit != spread.laneBits) // the lowest lanes, in order
+          return std::nullopt;
+        ++spread.laneBits;
+      } else {
+        if (!spread.warpBits.empty() && bit < spread.warpBits.back())
+          return std::nullopt;
+        spread.warpBits.push_back(bit);
+      }
+    }
+  }
+  if (step != layout.shape()[axis])
+    return std::nullopt;
+  return spread;
+}
+
+/// The neutral element of a combine kind.
+Value identity(OpBuilder &b, Location loc, tile::CombineKind kind, Type type) {
+  bool isFloat = isa<FloatType>(type);
+  double f = 0;
+  int64_t i = 0;
+  switch (kind) {
+  case tile::CombineKind::sum:
+    break;
+  case tile::CombineKind::prod:
+    f = 1, i = 1;
+    break;
+  case tile::CombineKind::max:
+    f = -INFINITY, i = std::numeric_limits<int32_t>::min();
+    break;
+  case tile::CombineKind::min:
+    f = INFINITY, i = std::numeric_limits<int32_t>::max();
+    break;
+  }
+  return isFloat ? scalarConst(b, loc, type, f) : i32Const(b, loc, i);
+}
+
+/// shfl.sync of a 32-bit value: "up", "down" or "bfly" by `delta` lanes
+/// (a lane without a source keeps its value).
+Value shuffle(OpBuilder &b, Location loc, StringRef mode, Value v,
+              int64_t delta) {
+  Type type = v.getType();
+  Value bits =
+      type.isF32() ? LLVM::BitcastOp::create(b, loc, b.getI32Type(), v) : v;
+  std::string clamp = mode == "up" ? "0" : "31";
+  Value out =
+      LLVM::InlineAsmOp::create(b, loc, b.getI32Type(), ValueRange{bits},
+                                ("shfl.sync." + mode + ".b32 $0, $1, " +
+                                 std::to_string(delta) + ", " + clamp + ", -1;")
+                                    .str(),
+                                "=r,r", /*has_side_effects=*/true, false,
+                                LLVM::tailcallkind::TailCallKind::None,
+                                LLVM::AsmDialectAttr(), ArrayAttr())
+          .getResult(0);
+  return type.isF32() ? LLVM::BitcastOp::create(b, loc, type, out) : out;
+}
+
+/// Whether the shuffle path applies: 32-bit elements, and the layout
+/// spreads the axis as AxisSpread describes.
+std::optional<AxisSpread> shuffleSpread(RankedTensorType type, int64_t axis) {
+  Type e = TileTypeConverter::registerElementType(type.getElementType());
+  if (!(e.isF32() || e.isInteger(32)) || !tile::getLayout(type))
+    return std::nullopt;
+  return axisSpread(layoutOf(type), axis);
+}
+
+/// Whether a scan or reduce takes the shuffle path (a reduce only for a
+/// vector along its axis).
+std::optional<AxisSpread> shufflePath(Operation *op) {
+  auto src = cast<RankedTensorType>(op->getOperand(0).getType());
+  int64_t axis = 0;
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    axis = reduce.getAxis();
+    for (int64_t d = 0; d < src.getRank(); ++d)
+      if (d != axis && src.getDimSize(d) != 1)
+        return std::nullopt;
+  } else {
+    axis = cast<tile::ScanOp>(op).getAxis();
+  }
+  return shuffleSpread(src, axis);
+}
+
+bool shufflesAcrossWarps(Operation *op) {
+  std::optional<AxisSpread> s = shufflePath(op);
+  return s && !s->warpBits.empty();
+}
+
+/// Combines, for each thread, the partials (one per register group) of the
+/// other warps along the axis: those before it (`before`) or after it. The
+/// partial of a warp is read from `lastLane` of the thread's lane group.
+SmallVector<Value> warpPartials(OpBuilder &b, Location loc, Value base,
+                                const AxisSpread &s, tile::CombineKind kind,
+                                ArrayRef<Value> partials, Value lane,
+                                Value warp, Value lastLane, bool before,
+                                bool all) {
+  const int64_t groups = partials.size();
+  Type e = partials.front().getType();
+  auto slot = [&](Value w, Value l, int64_t g) {
+    Value t = LLVM::AddOp::create(
+        b, loc, LLVM::MulOp::create(b, loc, w, i32Const(b, loc, 32)), l);
+    Value i = LLVM::AddOp::create(
+        b, loc, LLVM::MulOp::create(b, loc, t, i32Const(b, loc, groups)),
+        i32Const(b, loc, g));
+    return LLVM::GEPOp::create(
+        b, loc, base.getType(), e, base,
+        ValueRange{LLVM::ZExtOp::create(b, loc, b.getI64Type(), i)});
+  };
+  barrier(b, loc); // earlier readers of the scratch are done
+  for (int64_t g = 0; g < groups; ++g)
+    LLVM::StoreOp::create(b, loc, partials[g], slot(warp, lane, g));
+  barrier(b, loc);
+  int32_t axisMask = 0;
+  for (int bit : s.warpBits)
+    axisMask |= 1 << bit;
+  Value mine = i32Const(b, loc, 0);
+  for (size_t j = 0; j < s.warpBits.size(); ++j) {
+    Value set =
+        LLVM::AndOp::create(b, loc, warp, i32Const(b, loc, 1 << s.warpBits[j]));
+    mine = LLVM::OrOp::create(
+        b, loc, mine,
+        LLVM::ShlOp::create(
+            b, loc,
+            LLVM::LShrOp::create(b, loc, set, i32Const(b, loc, s.warpBits[j])),
+            i32Const(b, loc, j)));
+  }
+  Value others = LLVM::AndOp::create(b, loc, warp, i32Const(b, loc, ~axisMask));
+  SmallVector<Value> out;
+  for (int64_t g = 0; g < groups; ++g) {
+    Value acc = identity(b, loc, kind, e);
+    for (int64_t q = 0; q < (int64_t(1) << s.warpBits.size()); ++q) {
+      int32_t code = 0;
+      for (size_t j = 0; j < s.warpBits.size(); ++j)
+        if (q & (int64_t(1) << j))
+          code |= 1 << s.warpBits[j];
+      Value w = LLVM::OrOp::create(b, loc, others, i32Const(b, loc, code));
+      Value v = LLVM::LoadOp::create(b, loc, e, slot(w, lastLane, g));
+      Value take =
+          all ? LLVM::ConstantOp::create(b, loc, b.getI1Type(),
+                                         b.getBoolAttr(true))
+              : Value(LLVM::ICmpOp::create(b, loc,
+                                           before ? LLVM::ICmpPredicate::ult
+                                                  : LLVM::ICmpPredicate::ugt,
+                                           i32Const(b, loc, q), mine));
+      acc = LLVM::SelectOp::create(b, loc, take, combine(b, loc, kind, acc, v),
+                                   acc);
+    }
+    out.push_back(acc);
+  }
+  barrier(b, loc); // the next exchange may reuse the scratch
+  return out;
+}
+
+/// Inclusive scan along the axis by shuffles: in-thread over registers,
+/// Hillis-Steele over the axis lanes, then the partials of earlier warps
+/// through shared memory. Combines in tree order, not index order.
+SmallVector<Value> shuffleScan(OpBuilder &b, Location loc, Operation *anchor,
+                               const tile::LinearLayout &layout,
+                               const AxisSpread &s, tile::CombineKind kind,
+                               bool reverse, Value source, Value lane,
+                               Value warp) {
+  const int64_t numRegs = layout.numRegisters();
+  int64_t regAxisMask = 0;
+  for (int bit : s.regBits)
+    regAxisMask |= int64_t(1) << bit;
+  // Register groups: registers that differ only in their axis bits.
+  SmallVector<int64_t> groupOf(numRegs), groupRegs;
+  for (int64_t r = 0; r < numRegs; ++r) {
+    int64_t key = r & ~regAxisMask;
+    auto it = llvm::find(groupRegs, key);
+    groupOf[r] = it - groupRegs.begin();
+    if (it == groupRegs.end())
+      groupRegs.push_back(key);
+  }
+  auto regAt = [&](int64_t group, int64_t pos) {
+    int64_t r = groupRegs[group];
+    for (size_t j = 0; j < s.regBits.size(); ++j)
+      if (pos & (int64_t(1) << j))
+        r |= int64_t(1) << s.regBits[j];
+    return r;
+  };
+  SmallVector<Value> incl(numRegs), totals;
+  const int64_t perThread = int64_t(1) << s.regBits.size();
+  for (int64_t g = 0; g < int64_t(groupRegs.size()); ++g) {
+    Value acc;
+    for (int64_t k = 0; k < perThread; ++k) {
+      int64_t r = regAt(g, reverse ? perThread - 1 - k : k);
+      Value v = extract(b, loc, source, r);
+      acc = acc ? combine(b, loc, kind, acc, v) : v;
+      incl[r] = acc;
+    }
+    totals.push_back(acc);
+  }
+  Type e = totals.front().getType();
+  const int64_t laneCount = int64_t(1) << s.laneBits;
+  Value lanePos =
+      LLVM::AndOp::create(b, loc, lane, i32Const(b, loc, laneCount - 1));
+  StringRef mode = reverse ? "down" : "up";
+  SmallVector<Value> prefix;
+  for (Value &t : totals) {
+    for (int j = 0; j < s.laneBits; ++j) {
+      Value y = shuffle(b, loc, mode, t, int64_t(1) << j);
+      Value has = LLVM::ICmpOp::create(
+          b, loc, reverse ? LLVM::ICmpPredicate::ult : LLVM::ICmpPredicate::uge,
+          lanePos, i32Const(b, loc, reverse ? laneCount - (1 << j) : 1 << j));
+      t = LLVM::SelectOp::create(b, loc, has, combine(b, loc, kind, y, t), t);
+    }
+    Value before = identity(b, loc, kind, e);
+    if (s.laneBits > 0) {
+      Value y = shuffle(b, loc, mode, t, 1);
+      Value has = LLVM::ICmpOp::create(
+          b, loc, reverse ? LLVM::ICmpPredicate::ult : LLVM::ICmpPredicate::ne,
+          lanePos, i32Const(b, loc, reverse ? laneCount - 1 : 0));
+      before = LLVM::SelectOp::create(b, loc, has, y, before);
+    }
+    prefix.push_back(before);
+  }
+  if (!s.warpBits.empty()) {
+    // A warp's partial is the inclusive value at its last lane along the
+    // axis (the first, for a reverse scan).
+    Value lastLane =
+        reverse ? Value(LLVM::AndOp::create(b, loc, lane,
+                                            i32Const(b, loc, ~(laneCount - 1))))
+                : Value(LLVM::OrOp::create(b, loc, lane,
+                                           i32Const(b, loc, laneCount - 1)));
+    SmallVector<Value> inclusive = totals;
+    SmallVector<Value> fromWarps = warpPartials(
+        b, loc, sharedMemoryBase(b, loc, anchor), s, kind, inclusive, lane,
+        warp, lastLane, /*before=*/!reverse, /*all=*/false);
+    for (size_t g = 0; g < prefix.size(); ++g)
+      prefix[g] = combine(b, loc, kind, fromWarps[g], prefix[g]);
+  }
+  SmallVector<Value> out(numRegs);
+  for (int64_t r = 0; r < numRegs; ++r)
+    out[r] = combine(b, loc, kind, prefix[groupOf[r]], incl[r]);
+  return out;
+}
+
 struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -291,11 +587,36 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
       return failure();
     Location loc = op.getLoc();
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+    int64_t axis = op.getAxis();
+    // A vector along the axis: shuffles (every thread gets the total).
+    if (std::optional<AxisSpread> s = shufflePath(op)) {
+      tile::LinearLayout in = layoutOf(src);
+      Value t;
+      for (int64_t k = 0; k < (int64_t(1) << s->regBits.size()); ++k) {
+        int64_t r = 0;
+        for (size_t j = 0; j < s->regBits.size(); ++j)
+          if (k & (int64_t(1) << j))
+            r |= int64_t(1) << s->regBits[j];
+        Value v = extract(rewriter, loc, adaptor.getSource(), r);
+        t = t ? combine(rewriter, loc, op.getKind(), t, v) : v;
+      }
+      for (int j = 0; j < s->laneBits; ++j)
+        t = combine(rewriter, loc, op.getKind(), t,
+                    shuffle(rewriter, loc, "bfly", t, int64_t(1) << j));
+      if (!s->warpBits.empty())
+        t = warpPartials(rewriter, loc, sharedMemoryBase(rewriter, loc, op), *s,
+                         op.getKind(), {t}, lane, warp, lane,
+                         /*before=*/true, /*all=*/true)[0];
+      SmallVector<Value> values(layoutOf(dst).numRegisters(), t);
+      rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                        getTypeConverter()->convertType(dst),
+                                        values));
+      return success();
+    }
     Value base =
         toShared(rewriter, loc, op, src, adaptor.getSource(), lane, warp);
     Type element = TileTypeConverter::registerElementType(src.getElementType());
     tile::LinearLayout out = layoutOf(dst);
-    int64_t axis = op.getAxis();
     SmallVector<Value> values;
     for (int64_t r = 0; r < out.numRegisters(); ++r) {
       SmallVector<Value> c = registerCoords(rewriter, loc, out, r, lane, warp);
@@ -327,6 +648,15 @@ struct ScanLowering : OpConversionPattern<tile::ScanOp> {
       return failure();
     Location loc = op.getLoc();
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+    if (std::optional<AxisSpread> s = shufflePath(op)) {
+      SmallVector<Value> values =
+          shuffleScan(rewriter, loc, op, layoutOf(type), *s, op.getKind(),
+                      op.getReverse(), adaptor.getSource(), lane, warp);
+      rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                        getTypeConverter()->convertType(type),
+                                        values));
+      return success();
+    }
     Value base =
         toShared(rewriter, loc, op, type, adaptor.getSource(), lane, warp);
     Type element =

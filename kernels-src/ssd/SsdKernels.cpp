@@ -212,8 +212,9 @@ void buildChunkScan(KernelModule &m, const Variant &v) {
       seqCol = reshape(seqRow, {1, Q});
       causal = causal && (seqCol == seqRow);
     }
+    // exp(-inf) = 0 masks the non-causal pairs with the exp itself.
     Tile segsum = cs - reshape(cs, {1, Q});
-    Tile decay = where(causal, exp(where(causal, segsum, 0.0)), 0.0);
+    Tile decay = exp(where(causal, segsum, -INFINITY));
     Tile scores = matmul(Cc, transpose(Bc), v) * decay * dtRow;
     Tile y = matmul(scores, xc, v);
 
@@ -335,8 +336,8 @@ void buildFused(KernelModule &m, const Variant &v) {
           Tile causal = cols <= rows;
           if (v.seqIdx)
             causal = causal && (reshape(seqRow, {1, Q}) == seqRow);
-          Tile decay = where(
-              causal, exp(where(causal, cs - reshape(cs, {1, Q}), 0.0)), 0.0);
+          // exp(-inf) = 0 masks the non-causal pairs with the exp itself.
+          Tile decay = exp(where(causal, cs - reshape(cs, {1, Q}), -INFINITY));
           Tile scores =
               fusedMatmul(Cc, transpose(Bc), v) * decay * reshape(d, {1, Q});
           Tile out = fusedMatmul(scores, xc, v) + fromPrev;

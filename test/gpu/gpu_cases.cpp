@@ -533,60 +533,69 @@ int convCases(const std::string &dir, std::mt19937_64 &rng) {
   return failures;
 }
 
-/// Hand-written level-2 kernels (test/gpu/kernels/*.mlir) with two rank-2
-/// f32 views (x in, y out) of 64 rows per program, against the interpreter.
+/// Hand-written level-2 kernels (test/gpu/kernels/<name>.mlir, kernel
+/// @<name>) with two rank-2 f32 views (x in, y out) of 64 rows per program,
+/// against the interpreter.
 int levelTwoCases(const std::string &dir, std::mt19937_64 &rng) {
   int failures = 0;
-  const std::string path =
-      std::string(TESSERA_SOURCE_DIR) + "/test/gpu/kernels/layouts.mlir";
-  mlir::DialectRegistry registry;
-  lowering::registerLoweringDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(path, &context);
-  if (!module) {
-    std::cerr << "error: cannot parse " << path << "\n";
-    return 1;
-  }
-  const int64_t rows = 150, cols = 30; // 3 programs, ragged edges
-  interp::Buffer x(interp::DType::f32, {rows, cols}),
-      y(interp::DType::f32, {rows, cols});
-  auto xv = check::fillUniform(x, rng);
-  y.poison();
-  interp::LaunchConfig launch;
-  launch.grid = {3, 1, 1};
-  interp::Status st = interp::run(
-      *module, "layouts", {interp::ViewArg{&x}, interp::ViewArg{&y}}, launch);
-  if (!st) {
-    std::cerr << "error: layouts: interpreter: " << st.message << "\n";
-    return 1;
-  }
-  for (const char *target : kTargets) {
-    gpucase::Case c;
-    c.name = std::string("layouts_") + target;
-    lowering::CompileOptions options;
-    options.target = target;
-    std::string error;
-    auto compiled = lowering::compileToPtx(*module, options, &error);
-    if (mlir::failed(compiled)) {
-      std::cerr << "error: " << c.name << ": " << error << "\n";
+  // The scans combine in tree order on the GPU (shuffles), in index order
+  // in the interpreter: rounding apart.
+  const std::pair<const char *, double> kernels[] = {{"layouts", 1e-6},
+                                                     {"scans", 1e-5}};
+  for (auto [name, tolerance] : kernels) {
+    const std::string path =
+        std::string(TESSERA_SOURCE_DIR) + "/test/gpu/kernels/" + name + ".mlir";
+    mlir::DialectRegistry registry;
+    lowering::registerLoweringDialects(registry);
+    mlir::MLIRContext context(registry);
+    context.loadAllAvailableDialects();
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceFile<mlir::ModuleOp>(path, &context);
+    if (!module) {
+      std::cerr << "error: cannot parse " << path << "\n";
       ++failures;
       continue;
     }
-    c.ptx = compiled->ptx;
-    c.info = compiled->kernels.front();
-    std::string errors = ptxasErrors(c.ptx, target);
-    if (!errors.empty()) {
-      std::cerr << "error: " << c.name << ": ptxas: " << errors;
+    const int64_t rows = 150, cols = 30; // 3 programs, ragged edges
+    interp::Buffer x(interp::DType::f32, {rows, cols}),
+        y(interp::DType::f32, {rows, cols});
+    auto xv = check::fillUniform(x, rng);
+    y.poison();
+    interp::LaunchConfig launch;
+    launch.grid = {3, 1, 1};
+    interp::Status st = interp::run(
+        *module, name, {interp::ViewArg{&x}, interp::ViewArg{&y}}, launch);
+    if (!st) {
+      std::cerr << "error: " << name << ": interpreter: " << st.message << "\n";
       ++failures;
       continue;
     }
-    c.grid = launch.grid;
-    c.tolerance = 1e-6;
-    c.args = {viewArg(dsl::f32, {rows, cols}, xv),
-              viewArg(dsl::f32, {rows, cols}, {}, check::values(y))};
-    failures += emit(c, dir);
+    for (const char *target : kTargets) {
+      gpucase::Case c;
+      c.name = std::string(name) + "_" + target;
+      lowering::CompileOptions options;
+      options.target = target;
+      std::string error;
+      auto compiled = lowering::compileToPtx(*module, options, &error);
+      if (mlir::failed(compiled)) {
+        std::cerr << "error: " << c.name << ": " << error << "\n";
+        ++failures;
+        continue;
+      }
+      c.ptx = compiled->ptx;
+      c.info = compiled->kernels.front();
+      std::string errors = ptxasErrors(c.ptx, target);
+      if (!errors.empty()) {
+        std::cerr << "error: " << c.name << ": ptxas: " << errors;
+        ++failures;
+        continue;
+      }
+      c.grid = launch.grid;
+      c.tolerance = tolerance;
+      c.args = {viewArg(dsl::f32, {rows, cols}, xv),
+                viewArg(dsl::f32, {rows, cols}, {}, check::values(y))};
+      failures += emit(c, dir);
+    }
   }
   return failures;
 }

@@ -85,3 +85,43 @@ tile.kernel @table(%x: !tile.view<?xf32>) {
   %t = arith.constant dense<[0.0, 1.0, 2.0, 3.0]> : tensor<4xf32>
   tile.store %t, %x[%c0] : tensor<4xf32> -> !tile.view<?xf32>
 }
+
+// -----
+
+// A scan whose axis lies along the lowest lanes and the warps: in-warp
+// Hillis-Steele by shfl.sync.up (1, 2, 4, 8, 16 lanes), then each warp adds
+// the totals of the warps before it from shared memory.
+// CHECK-LABEL: llvm.func @cumsum_column
+// CHECK-SAME: tile.shared_bytes = 512 : i64
+// CHECK-COUNT-5: shfl.sync.up.b32 $0, $1, {{1|2|4|8|16}}, 0, -1;
+// CHECK: shfl.sync.up.b32 $0, $1, 1, 0, -1;
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-2: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: scf.for
+// CHECK: nvvm.barrier0
+#col = #tile.blocked<spt = [1, 1], tpw = [32, 1], wpc = [4, 1], order = [1, 0]>
+tile.kernel @cumsum_column(%x: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x1xf32, #col>
+  %s = tile.scan sum %t axis 0 : tensor<64x1xf32, #col>
+  tile.store %s, %x[%c0, %c0] : tensor<64x1xf32, #col> -> !tile.view<?x?xf32>
+}
+
+// -----
+
+// The total of a vector: butterfly shuffles within the warp, then the warps'
+// partials through shared memory; every thread holds the result.
+// CHECK-LABEL: llvm.func @total
+// CHECK-COUNT-5: shfl.sync.bfly.b32 $0, $1, {{1|2|4|8|16}}, 31, -1;
+// CHECK: nvvm.barrier0
+// CHECK-NOT: scf.for
+#col = #tile.blocked<spt = [1, 1], tpw = [32, 1], wpc = [4, 1], order = [1, 0]>
+#one = #tile.blocked<spt = [1, 1], tpw = [32, 1], wpc = [4, 1], order = [1, 0]>
+tile.kernel @total(%x: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x1xf32, #col>
+  %s = tile.reduce max %t axis 0 : tensor<64x1xf32, #col> -> tensor<1x1xf32, #one>
+  tile.store %s, %x[%c0, %c0] : tensor<1x1xf32, #one> -> !tile.view<?x?xf32>
+}
