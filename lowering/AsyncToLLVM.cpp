@@ -228,8 +228,86 @@ Value nvmmaOffset(OpBuilder &b, Location loc, tile::NvmmaSharedLayoutAttr nv,
 // Buffers and barriers
 //===----------------------------------------------------------------------===//
 
+/// stmatrix (sm_90) of 16-bit tiles in the mma fragment layout (thread t
+/// holds row t / 4, columns 2 (t % 4) and + 1 of each 8 x 8 block; the
+/// accumulator and A-operand layouts): four 8 x 8 blocks per instruction,
+/// lane l giving the address of row l % 8 of block l / 8. Each block row is
+/// one 16-byte chunk of the swizzled buffer. False (nothing emitted) when
+/// the layout is not of that form.
+bool storeMatrixFragments(ConversionPatternRewriter &rewriter, Location loc,
+                          const tile::LinearLayout &layout,
+                          tile::NvmmaSharedLayoutAttr nv, int64_t eb,
+                          int64_t rows, Value base, ArrayRef<Value> values,
+                          Value lane, Value warp) {
+  using LL = tile::LinearLayout;
+  using Coords = LL::Coords;
+  const int64_t numRegs = layout.numRegisters();
+  if (eb != 2 || numRegs % 8 != 0 ||
+      layout.bases(LL::Register)[0] != Coords{0, 1} ||
+      layout.numBits(LL::Lane) != 5)
+    return false;
+  const Coords lanes[] = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  for (int bit = 0; bit < 5; ++bit)
+    if (layout.bases(LL::Lane)[bit] != lanes[bit])
+      return false;
+  auto blockAligned = [](const Coords &c) {
+    return c[0] % 8 == 0 && c[1] % 8 == 0;
+  };
+  for (int bit = 1; bit < layout.numBits(LL::Register); ++bit)
+    if (!blockAligned(layout.bases(LL::Register)[bit]))
+      return false;
+  for (const Coords &c : layout.bases(LL::Warp))
+    if (!blockAligned(c))
+      return false;
+  auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
+  auto c64 = [&](int64_t v) { return i64Const(rewriter, loc, v); };
+  SmallVector<Value> warpPart =
+      runtimeCoords(rewriter, loc, layout, LL::Warp, warp);
+  Value row8 =
+      LLVM::ZExtOp::create(rewriter, loc, rewriter.getI64Type(),
+                           LLVM::AndOp::create(rewriter, loc, lane, c32(7)));
+  Value matrix = LLVM::LShrOp::create(rewriter, loc, lane, c32(3));
+  auto pack = [&](Value lo, Value hi) {
+    Type i16 = rewriter.getI16Type(), i32 = rewriter.getI32Type();
+    Value l = LLVM::ZExtOp::create(
+        rewriter, loc, i32, LLVM::BitcastOp::create(rewriter, loc, i16, lo));
+    Value h = LLVM::ZExtOp::create(
+        rewriter, loc, i32, LLVM::BitcastOp::create(rewriter, loc, i16, hi));
+    return LLVM::OrOp::create(rewriter, loc, l,
+                              LLVM::ShlOp::create(rewriter, loc, h, c32(16)));
+  };
+  for (int64_t r0 = 0; r0 < numRegs; r0 += 8) {
+    // Block m of this group starts at register r0 + 2 m; this lane's block
+    // is chosen at run time among the four.
+    Value blockRow = c64(0), blockCol = c64(0);
+    for (int64_t m = 0; m < 4; ++m) {
+      Coords c = layout.apply(LL::Register, r0 + 2 * m);
+      Value is = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                      matrix, c32(m));
+      blockRow = LLVM::SelectOp::create(rewriter, loc, is, c64(c[0]), blockRow);
+      blockCol = LLVM::SelectOp::create(rewriter, loc, is, c64(c[1]), blockCol);
+    }
+    Value row = LLVM::AddOp::create(
+        rewriter, loc,
+        LLVM::XOrOp::create(rewriter, loc, blockRow, warpPart[0]), row8);
+    Value col = LLVM::XOrOp::create(rewriter, loc, blockCol, warpPart[1]);
+    Value ptr = gepBytes(rewriter, loc, base,
+                         nvmmaOffset(rewriter, loc, nv, row, col, rows, eb));
+    SmallVector<Value> operands = {sharedAddress(rewriter, loc, ptr)};
+    for (int64_t m = 0; m < 4; ++m)
+      operands.push_back(pack(values[r0 + 2 * m], values[r0 + 2 * m + 1]));
+    asmOp(rewriter, loc, {}, operands,
+          "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};",
+          "r,r,r,r,r");
+  }
+  return true;
+}
+
 struct LocalAllocLowering : OpConversionPattern<tile::LocalAllocOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LocalAllocLowering(TypeConverter &converter, MLIRContext *context,
+                     bool storeMatrices)
+      : OpConversionPattern(converter, context), storeMatrices(storeMatrices) {}
+  bool storeMatrices;
   LogicalResult
   matchAndRewrite(tile::LocalAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -259,6 +337,15 @@ struct LocalAllocLowering : OpConversionPattern<tile::LocalAllocOp> {
     SmallVector<Value> values = unpackStruct(rewriter, loc, adaptor.getInit());
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
     barrier(rewriter, loc); // readers of the previous contents are done
+    if (storeMatrices && targetsSm90(op) &&
+        storeMatrixFragments(rewriter, loc, layout, nv, eb, rows, base, values,
+                             lane, warp)) {
+      if (op->hasAttr(kAsyncProxyAttr))
+        asmOp(rewriter, loc, {}, {}, "fence.proxy.async.shared::cta;", "");
+      barrier(rewriter, loc);
+      rewriter.replaceOp(op, base);
+      return success();
+    }
     auto vecType = VectorType::get({vec}, element);
     for (int64_t r = 0; r < layout.numRegisters(); r += vec) {
       SmallVector<Value> coords =
@@ -1001,12 +1088,14 @@ struct WarpgroupMmaWaitLowering
 } // namespace
 
 void populateAsyncToLLVMPatterns(TileTypeConverter &converter,
-                                 RewritePatternSet &patterns) {
-  patterns
-      .add<LocalAllocLowering, LocalLoadLowering, LocalIndexLowering,
-           BarrierAllocLowering, BarrierWaitLowering, SyncThreadsLowering,
-           AsyncLoadLowering, WarpgroupMmaLowering, WarpgroupMmaWaitLowering>(
-          converter, patterns.getContext());
+                                 RewritePatternSet &patterns,
+                                 bool storeMatrices) {
+  patterns.add<LocalAllocLowering>(converter, patterns.getContext(),
+                                   storeMatrices);
+  patterns.add<LocalLoadLowering, LocalIndexLowering, BarrierAllocLowering,
+               BarrierWaitLowering, SyncThreadsLowering, AsyncLoadLowering,
+               WarpgroupMmaLowering, WarpgroupMmaWaitLowering>(
+      converter, patterns.getContext());
 }
 
 } // namespace tessera::lowering

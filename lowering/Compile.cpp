@@ -52,6 +52,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   }
   ConvertTileToLLVMOptions lowering;
   lowering.swizzleExchanges = options.swizzleExchanges;
+  lowering.storeMatrices = options.storeMatrices;
   pm.addPass(createConvertTileToLLVM(lowering));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createTileFinalizeLLVM());

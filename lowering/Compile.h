@@ -29,6 +29,10 @@ struct CompileOptions {
   /// Let exchanges XOR-swizzle their shared-memory scratch where the
   /// bank-conflict model says it pays (convert-tile-to-llvm).
   bool swizzleExchanges = true;
+  /// Write 16-bit mma fragments to swizzled shared memory with stmatrix
+  /// (sm_90a; convert-tile-to-llvm): fewer instructions, which pays where
+  /// measured (bench/RESULTS.md), not everywhere.
+  bool storeMatrices = false;
 };
 
 struct CompiledModule {

@@ -66,7 +66,7 @@ struct ConvertTileToLLVMPass
     populateMemoryToLLVMPatterns(converter, patterns);
     populateElementwiseToLLVMPatterns(converter, patterns);
     populateExchangeToLLVMPatterns(converter, patterns, swizzleExchanges);
-    populateAsyncToLLVMPatterns(converter, patterns);
+    populateAsyncToLLVMPatterns(converter, patterns, storeMatrices);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

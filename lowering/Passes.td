@@ -19,7 +19,10 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "mlir::ModuleOp"> {
   let options = [
     Option<"swizzleExchanges", "swizzle-exchanges", "bool", "true",
            "XOR-swizzle the shared-memory scratch of an exchange where the "
-           "bank-conflict model counts fewer wavefronts">
+           "bank-conflict model counts fewer wavefronts">,
+    Option<"storeMatrices", "store-matrices", "bool", "false",
+           "write 16-bit mma fragments to swizzled shared memory with "
+           "stmatrix (sm_90a) rather than 4-byte stores">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",

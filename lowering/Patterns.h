@@ -30,9 +30,11 @@ void populateExchangeToLLVMPatterns(TileTypeConverter &converter,
 void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 
-/// Shared-memory buffers, mbarriers, TMA copies and wgmma.
+/// Shared-memory buffers, mbarriers, TMA copies and wgmma; `storeMatrices`
+/// writes 16-bit mma fragments to swizzled buffers with stmatrix (sm_90a).
 void populateAsyncToLLVMPatterns(TileTypeConverter &converter,
-                                 mlir::RewritePatternSet &patterns);
+                                 mlir::RewritePatternSet &patterns,
+                                 bool storeMatrices = false);
 
 /// Bytes of shared-memory scratch `op` needs (0 for ops that need none).
 int64_t sharedScratchBytes(mlir::Operation *op);

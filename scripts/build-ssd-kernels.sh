@@ -17,8 +17,13 @@ build() { # dtype dstate headdim options
   # No scratch swizzle: its address registers cost the 255-register kernel
   # more than the bank conflicts it removes (H200: 1.884 vs 1.936 ms at
   # dstate 128, 6.569 vs 7.033 at 256). TILE_COMPILE_FLAGS overrides.
+  # stmatrix for the shared-memory copies of the state and scores: faster at
+  # dstate 128 (H200: 1.401 vs 1.436 ms), slower at 64 and 256 (0.952 vs
+  # 0.842, 4.786 vs 4.619; bench/RESULTS.md, 2026-12-01).
+  local stm=
+  [ "$2" -eq 128 ] && stm=--stmatrix
   # shellcheck disable=SC2086
-  "$compile" "$tmp/k.mlir" --target sm_90a --stages "$stages" ${TILE_COMPILE_FLAGS---no-swizzle} \
+  "$compile" "$tmp/k.mlir" --target sm_90a --stages "$stages" ${TILE_COMPILE_FLAGS---no-swizzle} $stm \
     -o "$tmp/k.ptx" --info "$tmp/k.json"
   local name
   name=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' "$tmp/k.json" | head -n 1)

@@ -32,7 +32,7 @@
 int main(int argc, char **argv) {
   std::string input, output, info, target = "sm_90a";
   unsigned numWarps = 4;
-  bool hints = false, pipeline = true, swizzle = true;
+  bool hints = false, pipeline = true, swizzle = true, storeMatrices = false;
   unsigned stages = 4;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -57,12 +57,14 @@ int main(int argc, char **argv) {
       pipeline = false;
     else if (a == "--no-swizzle")
       swizzle = false;
+    else if (a == "--stmatrix")
+      storeMatrices = true;
     else if (a == "--stages")
       stages = unsigned(std::atoi(value().c_str()));
     else if (a == "--help" || a == "-h") {
       std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
                    "[--num-warps N] [--latency-hints] [--no-pipeline] "
-                   "[--stages S] [--no-swizzle] [-o out.ptx] "
+                   "[--stages S] [--no-swizzle] [--stmatrix] [-o out.ptx] "
                    "[--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
@@ -93,6 +95,7 @@ int main(int argc, char **argv) {
   options.pipeline = pipeline;
   options.stages = stages;
   options.swizzleExchanges = swizzle;
+  options.storeMatrices = storeMatrices;
   std::string error;
   auto compiled = tessera::lowering::compileToPtx(*module, options, &error);
   if (mlir::failed(compiled)) {
