@@ -310,6 +310,26 @@ std::string operandList(int64_t first, int64_t count) {
   return s + "}";
 }
 
+/// The optional guard predicate and L2 policy operands of a global access,
+/// numbered from `next`: appends them and their constraints, and returns
+/// the "@$n " prefix and the ", $m" cache-hint operand text.
+std::pair<std::string, std::string>
+guardAndPolicy(Value pred, Value policy, int64_t next,
+               SmallVectorImpl<Value> &operands, std::string &constraints) {
+  std::string predText, policyText;
+  if (pred) {
+    predText = "@$" + std::to_string(next++) + " ";
+    constraints += ",b";
+    operands.push_back(pred);
+  }
+  if (policy) {
+    policyText = ", $" + std::to_string(next++);
+    constraints += ",l";
+    operands.push_back(policy);
+  }
+  return {predText, policyText};
+}
+
 /// One ld.global of `width` consecutive elements at `ptr`; predicated (zeros
 /// where `pred` is false) when `pred` is given.
 SmallVector<Value> vectorLoad(OpBuilder &b, Location loc, Type element,
@@ -322,22 +342,13 @@ SmallVector<Value> vectorLoad(OpBuilder &b, Location loc, Type element,
       text += std::string("mov.b") +
               std::to_string(32 * (words.cls == "l" ? 2 : 1)) + " $" +
               std::to_string(w) + ", 0;\n\t";
-  int64_t next = words.count + 1;
-  std::string predText, policyText, constraints;
+  std::string constraints;
   for (int64_t w = 0; w < words.count; ++w)
     constraints += "=" + words.cls.str() + ",";
   constraints += "l";
   SmallVector<Value> operands = {ptr};
-  if (pred) {
-    predText = "@$" + std::to_string(next++) + " ";
-    constraints += ",b";
-    operands.push_back(pred);
-  }
-  if (policy) {
-    policyText = ", $" + std::to_string(next++);
-    constraints += ",l";
-    operands.push_back(policy);
-  }
+  auto [predText, policyText] =
+      guardAndPolicy(pred, policy, words.count + 1, operands, constraints);
   std::string vector =
       words.count == 1 ? "" : ".v" + std::to_string(words.count);
   text += predText + "ld.global" + (policy ? ".L2::cache_hint" : "") + vector +
@@ -371,20 +382,11 @@ void vectorStore(OpBuilder &b, Location loc, ArrayRef<Value> elements,
   for (int64_t w = 0; w < words.count; ++w)
     operands.push_back(packWord(
         b, loc, elements.slice(w * words.perWord, words.perWord), words.type));
-  int64_t next = words.count + 1;
-  std::string constraints = "l", predText, policyText;
+  std::string constraints = "l";
   for (int64_t w = 0; w < words.count; ++w)
     constraints += "," + words.cls.str();
-  if (pred) {
-    predText = "@$" + std::to_string(next++) + " ";
-    constraints += ",b";
-    operands.push_back(pred);
-  }
-  if (policy) {
-    policyText = ", $" + std::to_string(next++);
-    constraints += ",l";
-    operands.push_back(policy);
-  }
+  auto [predText, policyText] =
+      guardAndPolicy(pred, policy, words.count + 1, operands, constraints);
   std::string vector =
       words.count == 1 ? "" : ".v" + std::to_string(words.count);
   std::string text = predText + "st.global" +
