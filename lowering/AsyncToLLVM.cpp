@@ -659,7 +659,7 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
         LLVM::AddOp::create(rewriter, loc, unitOffset,
                             LLVM::MulOp::create(rewriter, loc, idx, stride(d)));
     unitsIn = LLVM::AndOp::create(rewriter, loc, unitsIn,
-                                  cmp(LLVM::ICmpPredicate::slt, idx, size(d)));
+                                  cmp(LLVM::ICmpPredicate::ult, idx, size(d)));
   }
   if (rank > 2)
     ptr = LLVM::GEPOp::create(rewriter, loc, ptr.getType(), element, ptr,
@@ -704,8 +704,8 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
   };
   auto inBounds = [&](Value r, Value c) {
     Value in = LLVM::AndOp::create(rewriter, loc,
-                                   cmp(LLVM::ICmpPredicate::slt, r, size0),
-                                   cmp(LLVM::ICmpPredicate::slt, c, size1));
+                                   cmp(LLVM::ICmpPredicate::ult, r, size0),
+                                   cmp(LLVM::ICmpPredicate::ult, c, size1));
     return rank > 2 ? LLVM::AndOp::create(rewriter, loc, in, unitsIn) : in;
   };
 

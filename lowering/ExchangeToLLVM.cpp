@@ -363,6 +363,7 @@ Value identity(OpBuilder &b, Location loc, tile::CombineKind kind, Type type) {
   int64_t i = 0;
   switch (kind) {
   case tile::CombineKind::sum:
+    f = -0.0; // -0 + x is x for every x; +0 would turn -0 into +0
     break;
   case tile::CombineKind::prod:
     f = 1, i = 1;
