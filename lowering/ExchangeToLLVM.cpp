@@ -398,19 +398,14 @@ Value shuffle(OpBuilder &b, Location loc, StringRef mode, Value v,
   return type.isF32() ? LLVM::BitcastOp::create(b, loc, type, out) : out;
 }
 
-/// Whether the shuffle path applies: 32-bit elements, and the layout
-/// spreads the axis as AxisSpread describes.
-std::optional<AxisSpread> shuffleSpread(RankedTensorType type, int64_t axis) {
-  Type e = TileTypeConverter::registerElementType(type.getElementType());
-  if (!(e.isF32() || e.isInteger(32)) || !tile::getLayout(type))
-    return std::nullopt;
-  return axisSpread(layoutOf(type), axis);
-}
-
-/// Whether a scan or reduce takes the shuffle path (a reduce only for a
-/// vector along its axis).
+/// How a scan or reduce takes the shuffle path, or nullopt: 32-bit
+/// elements, a layout that spreads the axis as AxisSpread describes, and
+/// for a reduce a vector along its axis.
 std::optional<AxisSpread> shufflePath(Operation *op) {
   auto src = cast<RankedTensorType>(op->getOperand(0).getType());
+  Type e = TileTypeConverter::registerElementType(src.getElementType());
+  if (!(e.isF32() || e.isInteger(32)) || !tile::getLayout(src))
+    return std::nullopt;
   int64_t axis = 0;
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     axis = reduce.getAxis();
@@ -420,7 +415,7 @@ std::optional<AxisSpread> shufflePath(Operation *op) {
   } else {
     axis = cast<tile::ScanOp>(op).getAxis();
   }
-  return shuffleSpread(src, axis);
+  return axisSpread(layoutOf(src), axis);
 }
 
 bool shufflesAcrossWarps(Operation *op) {

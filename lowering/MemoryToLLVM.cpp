@@ -244,6 +244,43 @@ private:
   SmallVector<int64_t> rows;
 };
 
+/// Per-element addresses and bounds of the predicated path, `width`
+/// registers from `r0` at a time. `cold`: behind the whole-tile branch, with
+/// the view's sizes and strides and the lane and warp ids opaque, so that
+/// the arithmetic stays in that branch (see opaqueCopy).
+class PredicatedAddresses {
+public:
+  PredicatedAddresses(OpBuilder &b, Location loc, const ViewFields &view,
+                      ValueRange indices, const tile::LinearLayout &layout,
+                      Type memType, Value lane, Value warp, bool cold)
+      : b(b), loc(loc), view(cold ? opaqueView(b, loc, view) : view),
+        indices(indices), layout(layout), memType(memType),
+        lane(cold ? opaqueCopy(b, loc, lane) : lane),
+        warp(cold ? opaqueCopy(b, loc, warp) : warp) {}
+
+  /// The view the addresses are computed from.
+  const ViewFields &fields() const { return view; }
+
+  void at(int64_t r0, int64_t width, SmallVectorImpl<Value> &ptrs,
+          SmallVectorImpl<Value> &inBounds) {
+    for (int64_t r = r0; r < r0 + width; ++r) {
+      auto [ptr, in] =
+          elementAddress(b, loc, view, indices, layout, memType, r, lane, warp);
+      ptrs.push_back(ptr);
+      inBounds.push_back(in);
+    }
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  ViewFields view;
+  ValueRange indices;
+  const tile::LinearLayout &layout;
+  Type memType;
+  Value lane, warp;
+};
+
 /// 32- or 64-bit words of a vector access and the elements in each word.
 struct Words {
   Type type;     // i32 or i64
@@ -426,19 +463,12 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
     // Every element predicated on its own bounds; vectors where aligned.
     // Behind the whole-tile branch its address arithmetic stays cold.
     auto predicated = [&](bool cold) {
-      ViewFields at = cold ? opaqueView(rewriter, loc, view) : view;
-      Value atLane = cold ? opaqueCopy(rewriter, loc, lane) : lane;
-      Value atWarp = cold ? opaqueCopy(rewriter, loc, warp) : warp;
+      PredicatedAddresses addresses(rewriter, loc, view, adaptor.getIndices(),
+                                    layout, memType, lane, warp, cold);
       SmallVector<Value> values;
       for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
         SmallVector<Value> ptrs, inBounds;
-        for (int64_t r = r0; r < r0 + width; ++r) {
-          auto [ptr, in] =
-              elementAddress(rewriter, loc, at, adaptor.getIndices(), layout,
-                             memType, r, atLane, atWarp);
-          ptrs.push_back(ptr);
-          inBounds.push_back(in);
-        }
+        addresses.at(r0, width, ptrs, inBounds);
         if (width == 1) {
           values.push_back(predicatedLoad(rewriter, loc, element, ptrs[0],
                                           inBounds[0], other, policy));
@@ -446,8 +476,8 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
         }
         // One vector load, or one predicated load per element (edges,
         // strided views); both predicated, no branches.
-        Value vec =
-            vectorCondition(rewriter, loc, at, ptrs[0], inBounds, vectorBytes);
+        Value vec = vectorCondition(rewriter, loc, addresses.fields(), ptrs[0],
+                                    inBounds, vectorBytes);
         Value scalarPath = LLVM::XOrOp::create(rewriter, loc, vec, trueValue);
         SmallVector<Value> vectorValues =
             vectorLoad(rewriter, loc, element, width, ptrs[0], vec, policy);
@@ -534,29 +564,22 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
     // Every element predicated on its own bounds; vectors where aligned.
     // Behind the whole-tile branch its address arithmetic stays cold.
     auto predicated = [&](bool cold) {
-      ViewFields at = cold ? opaqueView(rewriter, loc, view) : view;
-      Value atLane = cold ? opaqueCopy(rewriter, loc, lane) : lane;
-      Value atWarp = cold ? opaqueCopy(rewriter, loc, warp) : warp;
+      PredicatedAddresses addresses(rewriter, loc, view, adaptor.getIndices(),
+                                    layout, memType, lane, warp, cold);
       for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
         if (layout.isDuplicateRegister(r0))
           continue;
         SmallVector<Value> ptrs, inBounds;
         SmallVector<Value> elements = elementsAt(r0);
-        for (int64_t r = r0; r < r0 + width; ++r) {
-          auto [ptr, in] =
-              elementAddress(rewriter, loc, at, adaptor.getIndices(), layout,
-                             memType, r, atLane, atWarp);
-          ptrs.push_back(ptr);
-          inBounds.push_back(in);
-        }
+        addresses.at(r0, width, ptrs, inBounds);
         if (width == 1) {
           predicatedStore(
               rewriter, loc, ptrs[0], elements[0],
               LLVM::AndOp::create(rewriter, loc, inBounds[0], owner), policy);
           continue;
         }
-        Value vec =
-            vectorCondition(rewriter, loc, at, ptrs[0], inBounds, vectorBytes);
+        Value vec = vectorCondition(rewriter, loc, addresses.fields(), ptrs[0],
+                                    inBounds, vectorBytes);
         vectorStore(rewriter, loc, elements, ptrs[0],
                     LLVM::AndOp::create(rewriter, loc, vec, owner), policy);
         Value scalarPath = LLVM::AndOp::create(
