@@ -6,8 +6,9 @@ namespace tessera::conv {
 
 size_t workspaceBytes(const Shape &s) {
   Plan p = plan(s.seqlen);
-  // The multi-pass work buffer: (batch, channels, 2, outer, inner) f32.
-  return p.fused ? 0 : size_t(s.batch * s.channels * 2 * p.M) * 4;
+  // The multi-pass work buffer: (batch, channels, 2, outer, inner) in the
+  // element type (bf16 and f16 are both two bytes).
+  return p.fused ? 0 : size_t(s.batch * s.channels * 2 * p.M) * 2;
 }
 
 rt::Status prepare(rt::Runtime &runtime, const Shape &s, const DeviceTensor &k,
@@ -146,7 +147,7 @@ rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
   const ViewShape sv = innerSpectrumView(p, H);
   rt::Arg spectrum = rt::ViewArg{a.spectrum.ptr, sv.sizes, sv.strides};
   if (rt::Status st =
-          launch("conv_inner", {work, spectrum}, {Mo / 2 + 1, H, B});
+          launch("conv_inner", {work, spectrum}, innerGrid(p, B, H));
       !st)
     return st;
   std::vector<rt::Arg> a3 = {work};

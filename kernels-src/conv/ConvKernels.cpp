@@ -20,8 +20,9 @@
 // real-input packing), inverse FFT; a row-column program takes 16 batch
 // rows of its channel in turn. Multi-pass path: M = outer * inner; pass 1
 // transforms columns (the outer factor), pass 2 does the inner FFT, product
-// and inverse inner FFT on pairs of rows (k, -k mod outer), pass 3 inverts
-// the columns.
+// and inverse inner FFT on pairs of rows (k, -k mod outer), 16 batch rows
+// per program, pass 3 inverts the columns; the work buffer between them is
+// in the element type.
 //
 //===----------------------------------------------------------------------===//
 
@@ -347,9 +348,8 @@ void buildFused(KernelModule &m, const Plan &p, const Config &c) {
 /// Pass 2 of the multi-pass path with a row-column inner FFT (Mi = m1 m2):
 /// rows r1 and r2 = -r1 mod outer of the work buffer, each transformed
 /// whole (no zero padding here), the spectrum product in [k1][k2] order
-/// (the spectrum, natural order, read through a (channels, 4, m1, m2,
-/// outer) view with strides that put frequency r + outer (k1 + m1 k2) at
-/// [k1][k2]), and the inverse.
+/// (the spectrum's row r holds frequency r + outer (k1 + m1 k2) at
+/// [k1][k2]: innerSpectrumView), and the inverse.
 void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
                     const Scalar &b, const Scalar &h, const Scalar &r1,
                     const Scalar &r2, const Scalar &shift) {
@@ -363,7 +363,7 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
   Complex Z1 = fftRowColumn(loadRow(r1), dfts, c.dtype);
   Complex Z2 = fftRowColumn(loadRow(r2), dfts, c.dtype);
   auto coefficients = [&](const Scalar &r, int64_t which) {
-    return reshape(load(spectrum, {h, which, 0, 0, r}, {1, 1, m1, m2, 1}),
+    return reshape(load(spectrum, {h, which, r, 0, 0}, {1, 1, 1, m1, m2}),
                    {m1, m2});
   };
   auto product = [&](const Scalar &r, const Complex &Z,
@@ -376,8 +376,10 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
   // inverse and store at a time.
   Complex Y1 = product(r1, Z1, Z2), Y2 = product(r2, Z2, Z1);
   auto storeRow = [&](const Scalar &r, const Complex &w) {
-    store(work, {b, h, 0, r, 0}, reshape(w.re, {1, 1, 1, 1, Mi}));
-    store(work, {b, h, 1, r, 0}, reshape(w.im, {1, 1, 1, 1, Mi}));
+    store(work, {b, h, 0, r, 0},
+          reshape(cast(w.re, c.dtype), {1, 1, 1, 1, Mi}));
+    store(work, {b, h, 1, r, 0},
+          reshape(cast(w.im, c.dtype), {1, 1, 1, 1, Mi}));
   };
   storeRow(r1, ifftRowColumn(Y1, dfts, c.dtype));
   storeRow(r2, ifftRowColumn(Y2, dfts, c.dtype));
@@ -388,13 +390,17 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   const int64_t sizes[] = {1, 1, Mo, W, 1};
   const dsl::Shape blockTile(std::begin(sizes), std::end(sizes));
 
+  // The work buffer between the passes is in the element type: each pass
+  // rounds what it reads to that type for the Tensor Core anyway, and the
+  // passes are memory bound.
+
   // Pass 1: the outer FFT over columns n_i of z viewed as (outer, inner),
   // then the twiddle exp(-2 pi i k_o n_i / M). u is viewed as
   // (batch, channels, outer / 2, inner, 2); rows past outer / 2 are zero.
   std::vector<Param> p1 = {view("u", c.dtype, 5)};
   if (c.preGate)
     p1.push_back(view("pre", c.dtype, 5));
-  p1.push_back(view("work", f32, 5));
+  p1.push_back(view("work", c.dtype, 5));
   m.kernel(variantName("conv_outer_fwd", M, c, p), p1, [&](KernelArgs &args) {
     View u = args["u"], work = args["work"];
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);
@@ -409,52 +415,67 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     z = {cast(z.re, f32), cast(z.im, f32)};
     Complex X = dftTimes(dftMatrix(Mo, false, c.dtype), z, c.dtype);
     X = reshape(X, {Mo, 1, W}) * twiddle(Mo, W, M, false, col * Scalar(W));
-    store(work, {b, h, 0, 0, col}, reshape(X.re, {1, 1, 1, Mo, W}));
-    store(work, {b, h, 1, 0, col}, reshape(X.im, {1, 1, 1, Mo, W}));
+    store(work, {b, h, 0, 0, col},
+          reshape(cast(X.re, c.dtype), {1, 1, 1, Mo, W}));
+    store(work, {b, h, 1, 0, col},
+          reshape(cast(X.im, c.dtype), {1, 1, 1, Mo, W}));
   });
 
   // Pass 2: rows r and -r mod outer together (their frequencies are each
   // other's negatives): inner FFT, spectrum product, inverse inner FFT.
-  std::vector<Param> p2 = {view("work", f32, 5),
+  // In place: out of place (a second buffer) lets tile-pipeline prefetch
+  // the next row, but measured slower (H200, 16K: 4.96 vs 4.74 ms).
+  std::vector<Param> p2 = {view("work", c.dtype, 5),
                            view("spectrum", f32, p.rowColumn ? 5 : 4)};
   m.kernel(variantName("conv_inner", M, c, p), p2, [&](KernelArgs &args) {
     View work = args["work"], spectrum = args["spectrum"];
-    Scalar pair = program_id(0), h = program_id(1), b = program_id(2);
+    Scalar pair = program_id(0), h = program_id(1);
+    Scalar b0 = program_id(2) * Scalar(p.rowsPerProgram);
     Scalar r1 = pair, r2 = (Scalar(Mo) - pair) % Scalar(Mo);
-    auto loadRow = [&](const Scalar &r) {
-      return loadComplexRow(work, {b, h, 0, r, 0}, {b, h, 1, r, 0},
-                            {1, 1, 1, 1, Mi}, {Mi});
-    };
     // -(r + outer k_i) mod M = r' + outer ((-k_i - [r != 0]) mod inner).
     Scalar shift = cast(r1 != Scalar(0), i32);
-    if (p.rowColumn) {
-      innerRowColumn(args, p, c, b, h, r1, r2, shift);
-      return;
-    }
-    Complex Z1 = fft(loadRow(r1), p.factors, c.dtype, false);
-    Complex Z2 = fft(loadRow(r2), p.factors, c.dtype, false);
-    Tile idx = negatedIndex(Mi, shift);
-    auto coefficients = [&](const Scalar &r, int64_t which) {
-      return reshape(load(spectrum, {h, which, 0, r}, {1, 1, Mi, 1}), {Mi});
-    };
-    auto product = [&](const Scalar &r, const Complex &Z,
-                       const Complex &partner) {
-      Complex P{coefficients(r, 0), coefficients(r, 1)};
-      Complex Q{coefficients(r, 2), coefficients(r, 3)};
-      return P * Z + Q * conj(gather(partner, idx, 0));
-    };
-    Complex W1 = fft(product(r1, Z1, Z2), p.factors, c.dtype, true);
-    Complex W2 = fft(product(r2, Z2, Z1), p.factors, c.dtype, true);
-    auto storeRow = [&](const Scalar &r, const Complex &w) {
-      store(work, {b, h, 0, r, 0}, reshape(w.re, {1, 1, 1, 1, Mi}));
-      store(work, {b, h, 1, r, 0}, reshape(w.im, {1, 1, 1, 1, Mi}));
-    };
-    storeRow(r1, W1);
-    storeRow(r2, W2);
+    // The batch rows of the program one after the other; what does not
+    // depend on the row (DFT matrices, twiddles, gather indices) is built
+    // once and kept in shared memory by the compiler.
+    const Scalar rows = min(Scalar(p.rowsPerProgram), work.dim(0) - b0);
+    for_range(Scalar(0), rows, [&](Scalar i) {
+      Scalar b = b0 + i;
+      if (p.rowColumn) {
+        innerRowColumn(args, p, c, b, h, r1, r2, shift);
+        return;
+      }
+      auto loadRow = [&](const Scalar &r) {
+        Complex z = loadComplexRow(work, {b, h, 0, r, 0}, {b, h, 1, r, 0},
+                                   {1, 1, 1, 1, Mi}, {Mi});
+        return Complex{cast(z.re, f32), cast(z.im, f32)};
+      };
+      Complex Z1 = fft(loadRow(r1), p.factors, c.dtype, false);
+      Complex Z2 = fft(loadRow(r2), p.factors, c.dtype, false);
+      Tile idx = negatedIndex(Mi, shift);
+      auto coefficients = [&](const Scalar &r, int64_t which) {
+        return reshape(load(spectrum, {h, which, r, 0}, {1, 1, 1, Mi}), {Mi});
+      };
+      auto product = [&](const Scalar &r, const Complex &Z,
+                         const Complex &partner) {
+        Complex P{coefficients(r, 0), coefficients(r, 1)};
+        Complex Q{coefficients(r, 2), coefficients(r, 3)};
+        return P * Z + Q * conj(gather(partner, idx, 0));
+      };
+      Complex W1 = fft(product(r1, Z1, Z2), p.factors, c.dtype, true);
+      Complex W2 = fft(product(r2, Z2, Z1), p.factors, c.dtype, true);
+      auto storeRow = [&](const Scalar &r, const Complex &w) {
+        store(work, {b, h, 0, r, 0},
+              reshape(cast(w.re, c.dtype), {1, 1, 1, 1, Mi}));
+        store(work, {b, h, 1, r, 0},
+              reshape(cast(w.im, c.dtype), {1, 1, 1, 1, Mi}));
+      };
+      storeRow(r1, W1);
+      storeRow(r2, W2);
+    });
   });
 
   // Pass 3: inverse twiddle and inverse outer FFT over columns; unpack.
-  std::vector<Param> p3 = {view("work", f32, 5)};
+  std::vector<Param> p3 = {view("work", c.dtype, 5)};
   if (c.postGate)
     p3.push_back(view("post", c.dtype, 5));
   p3.push_back(view("y", c.dtype, 5));
@@ -463,6 +484,7 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);
     Complex X = loadComplexRow(work, {b, h, 0, 0, col}, {b, h, 1, 0, col},
                                {1, 1, 1, Mo, W}, {Mo, 1, W});
+    X = Complex{cast(X.re, f32), cast(X.im, f32)};
     X = reshape(X * twiddle(Mo, W, M, true, col * Scalar(W)), {Mo, W});
     Complex out = dftTimes(dftMatrix(Mo, true, c.dtype), X, c.dtype);
     if (c.postGate) {
@@ -656,7 +678,7 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     auto grid = [&](interp::Buffer *buf) -> KernelArg {
       return ViewArg{buf, {B, H, Mo / 2, Mi, 2}, {H * M, M, 2 * Mi, 2, 1}, 0};
     };
-    interp::Buffer work(interp::DType::f32, {B, H, 2, Mo, Mi});
+    interp::Buffer work(check::toInterp(cfg.dtype), {B, H, 2, Mo, Mi});
     std::vector<KernelArg> a1 = {grid(u)};
     if (cfg.preGate)
       a1.push_back(grid(pre));
@@ -665,7 +687,7 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     if (st) {
       const ViewShape sv = innerSpectrumView(p, H);
       KernelArg spectrum = ViewArg{bufs.spectrum, sv.sizes, sv.strides, 0};
-      st = run("conv_inner", {ViewArg{&work}, spectrum}, {Mo / 2 + 1, H, B});
+      st = run("conv_inner", {ViewArg{&work}, spectrum}, innerGrid(p, B, H));
     }
     if (st) {
       std::vector<KernelArg> a3 = {ViewArg{&work}};

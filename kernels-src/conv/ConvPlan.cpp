@@ -68,6 +68,9 @@ Plan plan(int64_t seqlen, bool forceMultiPass) {
     ++bits;
   p.outer = std::min<int64_t>(p.M / 2, bits % 2 == 0 ? 16 : 32);
   const int64_t inner = p.M / p.outer;
+  // Each inner program takes 16 batch rows of its row pair, so the DFT
+  // matrices and twiddles it builds serve them all, as in the fused kernel.
+  p.rowsPerProgram = 16;
   // The inner FFT as two matrix products too, where its size allows (the
   // spectrum stays in natural order: the inner pass reads it through
   // strides).
@@ -81,7 +84,16 @@ Plan plan(int64_t seqlen, bool forceMultiPass) {
 }
 
 int64_t spectrumIndex(const Plan &p, int64_t k) {
-  if (!p.rowColumn || !p.fused)
+  if (!p.fused) {
+    // Row r = k mod outer of the inner pass reads frequencies r + outer kk
+    // as one contiguous block, in the order of its inner FFT.
+    const int64_t inner = p.M / p.outer, r = k % p.outer, kk = k / p.outer;
+    const int64_t at =
+        p.rowColumn ? (kk % p.factors[0]) * p.factors[1] + kk / p.factors[0]
+                    : kk;
+    return r * inner + at;
+  }
+  if (!p.rowColumn)
     return k;
   const int64_t m1 = p.factors[0], m2 = p.factors[1];
   return (k % m1) * m2 + k / m1;
@@ -96,14 +108,20 @@ ViewShape fusedSpectrumView(const Plan &p, int64_t channels) {
 ViewShape innerSpectrumView(const Plan &p, int64_t channels) {
   const int64_t M = p.M, Mo = p.outer, Mi = M / Mo;
   if (p.rowColumn)
-    return {{channels, 4, p.factors[0], p.factors[1], Mo},
-            {4 * M, M, Mo, Mo * p.factors[0], 1}};
-  return {{channels, 4, Mi, Mo}, {4 * M, M, Mo, 1}};
+    return {{channels, 4, Mo, p.factors[0], p.factors[1]},
+            {4 * M, M, Mi, p.factors[1], 1}};
+  return {{channels, 4, Mo, Mi}, {4 * M, M, Mi, 1}};
 }
 
 std::array<int64_t, 3> fusedGrid(const Plan &p, int64_t batch,
                                  int64_t channels) {
   return {channels, (batch + p.rowsPerProgram - 1) / p.rowsPerProgram, 1};
+}
+
+std::array<int64_t, 3> innerGrid(const Plan &p, int64_t batch,
+                                 int64_t channels) {
+  return {p.outer / 2 + 1, channels,
+          (batch + p.rowsPerProgram - 1) / p.rowsPerProgram};
 }
 
 int64_t columnBlock(const Plan &p) {
@@ -119,7 +137,7 @@ std::string kernelName(const char *kernel, const Plan &p, ElementType dtype,
   std::ostringstream s;
   s << kernel << "_" << name(dtype) << "_M" << p.M;
   if (!p.fused)
-    s << "_o" << p.outer;
+    s << "_o" << p.outer << "_r" << p.rowsPerProgram;
   for (int64_t f : p.factors)
     s << "_" << f;
   // Row-column plans are named apart from the permuting plans with the same

@@ -59,14 +59,14 @@ std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
 /// X[n1][n2] = z[n1 m2 + n2] and the FFT is two matrix products, F_m1 X on
 /// the left, then (after the twiddle) F_m2 on the right, with no transpose
 /// in between: frequency k1 + m1 k2 ends at [k1][k2], which is the order of
-/// the fused path's spectrum (the multi-pass path keeps natural order and
-/// reads it through strides), and the inverse undoes the same steps in
-/// reverse. Otherwise every stage is a left product and frequencies end in
-/// natural order.
+/// the spectrum, and the inverse undoes the same steps in reverse.
+/// Otherwise every stage is a left product and frequencies end in natural
+/// order.
 ///
-/// A rowColumn program takes `rowsPerProgram` batch rows of one channel in
-/// turn, so the DFT matrices, twiddles and spectrum tiles it builds serve
-/// them all: the fused grid is (channels, ceil(batch / rowsPerProgram)).
+/// A rowColumn program (and every multi-pass inner program) takes
+/// `rowsPerProgram` batch rows of one channel in turn, so the DFT matrices
+/// and twiddles it builds serve them all: the fused grid is (channels,
+/// ceil(batch / rowsPerProgram)), the inner one innerGrid.
 struct Plan {
   int64_t M = 0;
   bool fused = true;
@@ -77,7 +77,10 @@ struct Plan {
 };
 
 /// Where frequency k (0 <= k < M) of the spectrum and of the kernels'
-/// transforms sits: k itself, or (k mod m1) m2 + k / m1 for rowColumn.
+/// transforms sits. Fused: k itself, or (k mod m1) m2 + k / m1 for
+/// rowColumn. Multi-pass: frequency r + outer kk (r < outer) at r inner +
+/// kk', kk' the position of kk in the inner FFT's order (as above), so each
+/// inner program reads contiguous rows.
 int64_t spectrumIndex(const Plan &plan, int64_t k);
 
 /// The default plan: fused up to M = 8192 and for lengths up to 16384 that
@@ -96,14 +99,18 @@ struct ViewShape {
 };
 ViewShape fusedSpectrumView(const Plan &plan, int64_t channels);
 
-/// How the multi-pass inner kernel views the (natural order) spectrum:
-/// (channels, 4, inner, outer), or for a row-column inner FFT (channels,
-/// 4, m1, m2, outer), so that row r's frequency r + outer (k1 + m1 k2) is
-/// at [k1][k2].
+/// How the multi-pass inner kernel views the spectrum: (channels, 4, outer,
+/// inner), or for a row-column inner FFT (channels, 4, outer, m1, m2) with
+/// row r's frequency r + outer (k1 + m1 k2) at [r][k1][k2]; rows contiguous.
 ViewShape innerSpectrumView(const Plan &plan, int64_t channels);
 
 /// The fused kernel's grid: (channels, ceil(batch / rowsPerProgram), 1).
 std::array<int64_t, 3> fusedGrid(const Plan &plan, int64_t batch,
+                                 int64_t channels);
+
+/// The multi-pass inner kernel's grid: (outer / 2 + 1 row pairs, channels,
+/// ceil(batch / rowsPerProgram)).
+std::array<int64_t, 3> innerGrid(const Plan &plan, int64_t batch,
                                  int64_t channels);
 
 /// Columns of the inner FFT each program of the outer passes takes.

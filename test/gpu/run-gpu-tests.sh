@@ -107,6 +107,11 @@ if [ -x "$here/tessera-conv-bench" ] && [ -z "${SKIP_CONV:-}" ]; then
       done
     done
   done
+  # More batch rows than one program of the inner pass (or of the fused
+  # row-column kernel) takes: a second, partial block of 16.
+  for len in 4096 16384 65536; do
+    conv "check-$len-b20" --batch 20 --channels 2 --seqlen "$len" --rows 4 --no-time
+  done
   for len in 1024 65536; do
     for in in constant impulse; do
       conv "check-$len-$in" --batch 1 --channels 3 --seqlen "$len" --input "$in" --no-time

@@ -357,7 +357,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(ConvSpectrum, RowColumnOrderIsAPermutationOfNaturalOrder) {
   // Row-column plans keep frequency k1 + m1 k2 at [k1][k2]; the multi-pass
-  // plan of the same length keeps natural order: the same values, moved.
+  // plan of the same length keeps row r = k mod outer's frequencies
+  // together: the same values, moved.
   std::mt19937_64 rng(7);
   for (int64_t L : {512, 1024, 2048, 4096}) {
     SCOPED_TRACE("seqlen " + std::to_string(L));
@@ -373,10 +374,20 @@ TEST(ConvSpectrum, RowColumnOrderIsAPermutationOfNaturalOrder) {
     EXPECT_EQ(conv::spectrumIndex(p, m1), 1);     // k1 = 0, k2 = 1
     std::vector<double> k = uniform(L, rng);
     std::vector<double> rc = conv::prepareSpectrum(1, L, k),
-                        natural = conv::prepareSpectrum(1, L, k, true);
+                        passes = conv::prepareSpectrum(1, L, k, true);
+    const conv::Plan forced = conv::plan(L, /*forceMultiPass=*/true);
+    std::vector<int64_t> seenPasses(M, 0);
+    for (int64_t f = 0; f < M; ++f)
+      ++seenPasses[conv::spectrumIndex(forced, f)];
+    EXPECT_EQ(std::count(seenPasses.begin(), seenPasses.end(), 1), M);
+    // Frequency r + outer kk sits in block r of the multi-pass spectrum.
+    const int64_t inner = M / forced.outer;
+    EXPECT_EQ(conv::spectrumIndex(forced, 3) / inner, 3);
+    EXPECT_EQ(conv::spectrumIndex(forced, forced.outer + 3) / inner, 3);
     for (int64_t r = 0; r < 4; ++r)
       for (int64_t f = 0; f < M; ++f)
-        ASSERT_EQ(rc[r * M + conv::spectrumIndex(p, f)], natural[r * M + f])
+        ASSERT_EQ(rc[r * M + conv::spectrumIndex(p, f)],
+                  passes[r * M + conv::spectrumIndex(forced, f)])
             << "row " << r << " k " << f;
   }
   EXPECT_FALSE(conv::plan(256).rowColumn);
@@ -473,6 +484,11 @@ TEST(ConvPlan, FftSizeAndPaths) {
     } else {
       EXPECT_GT(p.outer, 1);
       EXPECT_EQ(p.outer * product(p.factors), M);
+      // Inner programs: row pairs r, -r mod outer (0 and outer / 2 pair
+      // with themselves), 16 batch rows each.
+      EXPECT_EQ(p.rowsPerProgram, 16);
+      EXPECT_EQ(conv::innerGrid(p, 33, 5),
+                (std::array<int64_t, 3>{p.outer / 2 + 1, 5, 3}));
     }
     conv::Plan forced = conv::plan(L, /*forceMultiPass=*/true);
     EXPECT_EQ(forced.M, M);
