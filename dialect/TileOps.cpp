@@ -639,11 +639,11 @@ LogicalResult WarpgroupMmaOp::verify() {
            << c;
   if (getK() % 16 != 0)
     return emitOpError("K must be a multiple of 16, got ") << getK();
-  if (c.getDimSize(0) % (16 * int64_t(mma.getWarpsPerCTA()[0])) != 0 ||
-      mma.getWarpsPerCTA()[0] % 4 != 0 || mma.getWarpsPerCTA()[1] != 1 ||
-      c.getDimSize(1) % mma.getInstrShape()[1] != 0)
+  const int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  if (c.getDimSize(0) % (16 * wm) != 0 || wm % 4 != 0 ||
+      c.getDimSize(1) % (mma.getInstrShape()[1] * wn) != 0)
     return emitOpError("the accumulator layout must stack whole warpgroups "
-                       "along M and tile N by the instruction");
+                       "along M (then N) and tile N by the instruction");
   return success();
 }
 

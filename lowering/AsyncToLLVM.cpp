@@ -949,11 +949,12 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
     const bool transA = op.getTransA(), transB = op.getTransB();
     const int64_t eb = elementBytes(a.getElementType());
     const int64_t instrN = mma.getInstrShape()[1];
-    const int64_t warps = mma.getWarpsPerCTA()[0];
-    const int64_t repM = m / (16 * warps), repN = n / instrN;
+    // Warpgroups stack along M (wm / 4 of them), then along N (wn).
+    const int64_t warps = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+    const int64_t repM = m / (16 * warps), repN = n / (instrN * wn);
     const int64_t spanA = nvA.getSwizzle(), spanB = nvB.getSwizzle();
     const int64_t perSlabA = spanA / eb, perSlabB = spanB / eb;
-    if (repN > 1 && !transB && instrN % perSlabB != 0)
+    if (repN * wn > 1 && !transB && instrN % perSlabB != 0)
       return rewriter.notifyMatchFailure(op, "N steps split a B slab");
     // Buffers are slabs of `span`-byte rows (NvmmaSharedLayoutAttr). A
     // K-major operand (A, or B stored N x K) steps K within a slab: the
@@ -980,18 +981,34 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
                                            adaptor.getA());
     Value bAddr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
                                            adaptor.getB());
-    // Warpgroup g takes rows 64 g (+ 16 * warps per repetition).
+    // Warpgroup g takes rows 64 (g mod groupsM) (+ 16 * warps per
+    // repetition) and columns instrN (g / groupsM) (+ instrN * wn per
+    // repetition).
+    const int64_t groupsM = warps / 4;
     Value group = LLVM::ZExtOp::create(
         rewriter, loc, rewriter.getI64Type(),
         LLVM::LShrOp::create(rewriter, loc, warpId(rewriter, loc),
                              i32Const(rewriter, loc, 2)));
+    Value groupM = LLVM::URemOp::create(rewriter, loc, group,
+                                        i64Const(rewriter, loc, groupsM));
     aAddr = LLVM::AddOp::create(
         rewriter, loc, aAddr,
-        LLVM::MulOp::create(rewriter, loc, group,
+        LLVM::MulOp::create(rewriter, loc, groupM,
                             i64Const(rewriter, loc,
                                      transA
                                          ? mnMajor(0, 64, spanA, perSlabA)
                                          : kMajor(0, 64, m, spanA, perSlabA))));
+    if (wn > 1) {
+      Value groupN = LLVM::UDivOp::create(rewriter, loc, group,
+                                          i64Const(rewriter, loc, groupsM));
+      bAddr = LLVM::AddOp::create(
+          rewriter, loc, bAddr,
+          LLVM::MulOp::create(
+              rewriter, loc, groupN,
+              i64Const(rewriter, loc,
+                       transB ? kMajor(0, instrN, n, spanB, perSlabB)
+                              : mnMajor(0, instrN, spanB, perSlabB))));
+    }
 
     SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getAcc());
     const int64_t perSet = instrN / 2;
@@ -1014,7 +1031,7 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
         operands.push_back(one);
         constraints += ",r";
         for (int64_t kk = 0; kk < k / 16; ++kk) {
-          int64_t k0 = 16 * kk, row0 = 16 * warps * r, n0 = nr * instrN;
+          int64_t k0 = 16 * kk, row0 = 16 * warps * r, n0 = nr * instrN * wn;
           int64_t offA = transA ? mnMajor(k0, row0, spanA, perSlabA)
                                 : kMajor(k0, row0, m, spanA, perSlabA);
           int64_t offB = transB ? kMajor(k0, n0, n, spanB, perSlabB)

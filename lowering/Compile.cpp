@@ -34,6 +34,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(tile::createTileAssignLayouts(layouts));
   tile::TileAccelerateMmaOptions mma;
   mma.target = options.target;
+  mma.warpgroupsAlongN = options.warpgroupsAlongN;
   pm.addPass(tile::createTileAccelerateMma(mma));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tile::createTileRemoveLayoutConversions());

@@ -49,15 +49,32 @@ unsigned swizzleFor(int64_t rows, int64_t cols, int64_t elementBytes) {
   return 0;
 }
 
-/// The wgmma instruction N for an M x N x K mma on `numWarps` warps stacked
-/// along M in warpgroups, or 0 when wgmma cannot take it.
-int64_t wgmmaInstrN(int64_t m, int64_t n, int64_t k, unsigned numWarps) {
-  if (numWarps % 4 != 0 || m % (16 * numWarps) != 0 || k % 16 != 0)
-    return 0;
-  int64_t instrN = std::min<int64_t>(n, 256);
-  if (instrN % 8 != 0 || n % instrN != 0)
-    return 0;
-  return instrN;
+/// How wgmma takes an M x N x K mma on `numWarps` warps: warps along M
+/// (whole warpgroups of 64 rows) and N, and the instruction N.
+struct WgmmaShape {
+  unsigned wm, wn;
+  int64_t instrN;
+};
+
+/// Warpgroups stack along M while M has 64 rows for each; with
+/// `alongN` the rest split N (so eight warps still take a 64-row product
+/// on wgmma). Nullopt when wgmma cannot take the shape.
+std::optional<WgmmaShape> wgmmaShape(int64_t m, int64_t n, int64_t k,
+                                     unsigned numWarps, bool alongN) {
+  if (numWarps % 4 != 0 || m % 64 != 0 || k % 16 != 0)
+    return std::nullopt;
+  unsigned wm = numWarps;
+  while (alongN && wm > 4 && m % (16 * wm) != 0)
+    wm /= 2;
+  if (m % (16 * wm) != 0)
+    return std::nullopt;
+  const unsigned wn = numWarps / wm;
+  if (n % wn != 0)
+    return std::nullopt;
+  int64_t instrN = std::min<int64_t>(n / wn, 256);
+  if (instrN % 8 != 0 || n % (instrN * wn) != 0)
+    return std::nullopt;
+  return WgmmaShape{wm, wn, instrN};
 }
 
 /// An mma.sync operand in fragment layout `type`: through a swizzled
@@ -89,14 +106,14 @@ Value transposeSource(Value v) {
 /// the version 3 accumulator, wait. An operand that is a transpose is
 /// written as its source and read transposed by wgmma (no exchange). Fails
 /// (leaving the op) when the shape or the operand tiles do not fit.
-LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps) {
+LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps, bool alongN) {
   MLIRContext *ctx = op.getContext();
   RankedTensorType a = op.getA().getType(), b = op.getB().getType(),
                    c = op.getAcc().getType();
   int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
   int64_t bytes = a.getElementType().getIntOrFloatBitWidth() / 8;
-  int64_t instrN = wgmmaInstrN(m, n, k, numWarps);
-  if (!instrN)
+  std::optional<WgmmaShape> shape = wgmmaShape(m, n, k, numWarps, alongN);
+  if (!shape)
     return failure();
   // Each operand as stored: itself, or the source of its transpose.
   Value storedA = op.getA(), storedB = op.getB();
@@ -106,8 +123,13 @@ LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps) {
     storedB = src;
   auto ta = cast<RankedTensorType>(storedA.getType()),
        tb = cast<RankedTensorType>(storedB.getType());
+  // B stored K x N (N contiguous) is stepped by instrN columns: its
+  // swizzle rows must not be wider than one step.
+  const int64_t colsB = storedB == op.getB()
+                            ? std::min<int64_t>(tb.getDimSize(1), shape->instrN)
+                            : tb.getDimSize(1);
   unsigned swizzleA = swizzleFor(ta.getDimSize(0), ta.getDimSize(1), bytes),
-           swizzleB = swizzleFor(tb.getDimSize(0), tb.getDimSize(1), bytes);
+           swizzleB = swizzleFor(tb.getDimSize(0), colsB, bytes);
   if (!swizzleA || !swizzleB || !getLayout(ta) || !getLayout(tb))
     return failure();
   OpBuilder builder(op);
@@ -118,7 +140,8 @@ LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps) {
   };
   Value sa = LocalAllocOp::create(builder, loc, smem(ta, swizzleA), storedA);
   Value sb = LocalAllocOp::create(builder, loc, smem(tb, swizzleB), storedB);
-  auto mma = MmaLayoutAttr::get(ctx, 3, {numWarps, 1}, {64, unsigned(instrN)});
+  auto mma = MmaLayoutAttr::get(ctx, 3, {shape->wm, shape->wn},
+                                {64, unsigned(shape->instrN)});
   Value acc =
       ConvertLayoutOp::create(builder, loc, withLayout(c, mma), op.getAcc());
   Value d = WarpgroupMmaOp::create(builder, loc, acc.getType(), sa, sb, acc,
@@ -155,7 +178,7 @@ struct AccelerateMmaPass : impl::TileAccelerateMmaBase<AccelerateMmaPass> {
           isa<MmaLayoutAttr>(c.getEncoding()))
         return;
       if (!tf32 && target == "sm_90a" &&
-          succeeded(toWarpgroupMma(op, numWarps)))
+          succeeded(toWarpgroupMma(op, numWarps, warpgroupsAlongN)))
         return;
       int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
       auto warps = warpsFor(m, n, numWarps);

@@ -55,10 +55,20 @@ def TileAccelerateMma : Pass<"tile-accelerate-mma", "mlir::ModuleOp"> {
     mma layout, and `tile.warpgroup_mma` + `tile.warpgroup_mma_wait
     pending 0` replace the mma (`tile-pipeline` later overlaps them with
     the next loads).
+
+    With `warpgroups-along-n`, warpgroups that M does not fill (a 64-row
+    product on 8 warps) split N instead (version 3 layout wpc = [4, 2]:
+    each warpgroup takes the whole A and its columns of B; a B stored
+    K x N gets a swizzle no wider than one warpgroup's columns). Off by
+    default: such products otherwise stay on mma.sync, whose chained
+    products keep their fragments in registers (measured faster for the
+    long convolution's DFT products).
   }];
   let options = [
     Option<"target", "target", "std::string", "\"sm_80\"",
            "sm_80 (mma.sync) or sm_90a (wgmma where the shape allows)">,
+    Option<"warpgroupsAlongN", "warpgroups-along-n", "bool", "false",
+           "let warpgroups that M does not fill split N (sm_90a)">,
   ];
   let dependentDialects = ["::tessera::tile::TileDialect"];
 }

@@ -214,13 +214,19 @@ int gemmCases(const std::string &dir, std::mt19937_64 &rng) {
                               {dsl::f16, dsl::f16, 2e-3},
                               {dsl::f32, dsl::f32, 2e-3}};
   // The mma.sync-sized tile (wgmma with 4 warps on sm_90a) and, on sm_90a,
-  // the Hopper tile (128 x 256 x 64, 8 warps). TMA (tile-pipeline) needs
-  // 16-byte aligned rows; other shapes take the unpipelined wgmma path.
+  // the Hopper tile (128 x 256 x 64, 8 warps) and 64-row tiles on 8 warps
+  // with warpgroups along N (two warpgroups: instruction N 64, and 32 with
+  // B's swizzle narrowed to 64 bytes). TMA (tile-pipeline) needs 16-byte
+  // aligned rows; other shapes take the unpipelined wgmma path.
   struct Tile {
     int64_t m, n, k;
     unsigned warps;
+    bool alongN = false;
   };
-  const Tile tiles[] = {{64, 64, 32, 4}, {128, 256, 64, 8}};
+  const Tile tiles[] = {{64, 64, 32, 4},
+                        {128, 256, 64, 8},
+                        {64, 128, 32, 8, true},
+                        {64, 64, 32, 8, true}};
   int failures = 0;
   for (const char *target : kTargets)
     for (const Variant &v : variants)
@@ -236,13 +242,15 @@ int gemmCases(const std::string &dir, std::mt19937_64 &rng) {
           const int64_t eb = v.in == dsl::f32 ? 4 : 2;
           lowering::CompileOptions options;
           options.numWarps = t.warps;
+          options.warpgroupsAlongN = t.alongN;
           // cp.async (sm_80) copies misaligned rows element by element.
           options.pipeline = std::string(target) == "sm_80" ||
                              ((s.k * eb) % 16 == 0 && (s.n * eb) % 16 == 0);
           c.name = "gemm_" + std::string(dsl::name(v.in)) + "_" +
                    dsl::name(v.out) + "_" + std::to_string(s.m) + "x" +
                    std::to_string(s.n) + "x" + std::to_string(s.k) + "_tile" +
-                   std::to_string(t.m) + "x" + std::to_string(t.n) + "_" +
+                   std::to_string(t.m) + "x" + std::to_string(t.n) + "_w" +
+                   std::to_string(t.warps) + (t.alongN ? "n" : "") + "_" +
                    target;
           if (!compile(module, target, c, options)) {
             ++failures;

@@ -32,7 +32,8 @@
 int main(int argc, char **argv) {
   std::string input, output, info, target = "sm_90a";
   unsigned numWarps = 4;
-  bool hints = false, pipeline = true, swizzle = true, storeMatrices = false;
+  bool hints = false, pipeline = true, swizzle = true, storeMatrices = false,
+       alongN = false;
   unsigned stages = 4;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -59,13 +60,15 @@ int main(int argc, char **argv) {
       swizzle = false;
     else if (a == "--stmatrix")
       storeMatrices = true;
+    else if (a == "--wgmma-along-n")
+      alongN = true;
     else if (a == "--stages")
       stages = unsigned(std::atoi(value().c_str()));
     else if (a == "--help" || a == "-h") {
       std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
                    "[--num-warps N] [--latency-hints] [--no-pipeline] "
-                   "[--stages S] [--no-swizzle] [--stmatrix] [-o out.ptx] "
-                   "[--info out.json]\n";
+                   "[--stages S] [--no-swizzle] [--stmatrix] "
+                   "[--wgmma-along-n] [-o out.ptx] [--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
       input = a;
@@ -96,6 +99,7 @@ int main(int argc, char **argv) {
   options.stages = stages;
   options.swizzleExchanges = swizzle;
   options.storeMatrices = storeMatrices;
+  options.warpgroupsAlongN = alongN;
   std::string error;
   auto compiled = tessera::lowering::compileToPtx(*module, options, &error);
   if (mlir::failed(compiled)) {

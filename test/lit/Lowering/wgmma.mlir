@@ -4,6 +4,8 @@
 // RUN: FileCheck %s --input-file %t.json --check-prefix=INFO
 // RUN: tessera print gemm --dtype bf16 --tile 128x256x64 | tile-compile - --target sm_90a --num-warps 8 --no-pipeline | FileCheck %s --check-prefix=NOPIPE
 // RUN: tessera print gemm --dtype f16 | tile-compile - --target sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: tessera print gemm --dtype bf16 --tile 64x64x32 | tile-compile - --target sm_90a --num-warps 8 --wgmma-along-n --info %t.n.json | FileCheck %s --check-prefix=ALONGN
+// RUN: FileCheck %s --input-file %t.n.json --check-prefix=ALONGN-INFO
 
 // CHECK: .extern .shared .align 1024 .b8 tessera_smem[];
 // CHECK-LABEL: .entry gemm_bf16_f32_128x256x64(
@@ -64,3 +66,16 @@
 // SM80: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // SM80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // SM80-NOT: wgmma
+
+// 64 rows on 8 warps with --wgmma-along-n: two warpgroups along N, 32
+// columns each (warpgroup
+// g = warp / 4 starts its B descriptors one 64-byte slab of K rows, 2048
+// bytes, per group in; the GPU cases check the products).
+// ALONGN-LABEL: .entry gemm_bf16_f32_64x64x32(
+// ALONGN: .maxntid 256, 1, 1
+// ALONGN: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{[^;]*}}, p, 1, 1, 0, 1;
+// ALONGN-SAME: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{[^;]*}}, p, 1, 1, 0, 1;
+// ALONGN-NOT: wgmma.mma_async
+// ALONGN: wgmma.commit_group.sync.aligned;
+// B's TMA box and swizzle are one group's 32 columns (64 bytes).
+// ALONGN-INFO: {"arg": 1, "box": [32, 32], "swizzle": 64}

@@ -1,4 +1,5 @@
-// RUN: tile-opt %s -split-input-file --tile-assign-layouts=num-warps=8 --tile-accelerate-mma=target=sm_90a | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts=num-warps=8 --tile-accelerate-mma=target=sm_90a | FileCheck %s --check-prefixes=CHECK,MONLY
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts=num-warps=8 "--tile-accelerate-mma=target=sm_90a warpgroups-along-n=1" | FileCheck %s --check-prefixes=CHECK,ALONGN
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts=num-warps=8 --tile-accelerate-mma | FileCheck %s --check-prefix=SM80
 // RUN: not tile-opt %s -split-input-file --tile-accelerate-mma=target=sm_70 2>&1 | FileCheck %s --check-prefix=BADTARGET
 
@@ -61,24 +62,52 @@ tile.kernel @wide(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) {
 
 // -----
 
-// Fewer rows than the warpgroups cover (64 rows on 8 warps): mma.sync.
-// f32 inputs: tf32 mma.sync (kwidth 1), never wgmma here.
-// CHECK: #[[V2:.*]] = #tile.mma<version = 2, wpc = [4, 2], instr = [16, 8]>
-// CHECK-LABEL: tile.kernel @fallbacks
-// CHECK-NOT: tile.warpgroup_mma
-// CHECK: tile.mma {{.*}} tensor<64x64xf32, #[[V2]]>
-// CHECK: tile.mma {{.*}} : tensor<64x16xf32, #dot_op{{[0-9]*}}>, tensor<16x64xf32, #dot_op{{[0-9]*}}>, tensor<64x64xf32, #[[V2]]>
-// CHECK-NOT: tile.warpgroup_mma
-tile.kernel @fallbacks(%a: !tile.view<?x?xbf16>, %f: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) {
+// 64 rows on 8 warps: mma.sync by default; with warpgroups-along-n one
+// warpgroup along M, two along N, each taking 32 columns (instruction N
+// 32). B is stepped by 32 columns, so its swizzle rows are 64 bytes (32
+// bf16), not 128; a transposed B (K-major) keeps 128.
+// MONLY-LABEL: tile.kernel @warpgroups_along_n
+// MONLY-NOT: tile.warpgroup_mma
+// MONLY: tile.mma {{.*}} tensor<64x64xf32, #mma{{[0-9]*}}>
+// ALONGN: #[[ALONGN:.*]] = #tile.mma<version = 3, wpc = [4, 2], instr = [64, 32]>
+// ALONGN-LABEL: tile.kernel @warpgroups_along_n
+// ALONGN: tile.local_alloc {{.*}} -> !tile.smem<16x64xbf16, #tile.nvmma_shared<swizzle = 64>>
+// ALONGN: tile.warpgroup_mma {{.*}} tensor<64x64xf32, #[[ALONGN]]>
+// ALONGN: tile.local_alloc {{.*}} -> !tile.smem<64x64xbf16, #tile.nvmma_shared<swizzle = 128>>
+// ALONGN: tile.warpgroup_mma {{.*}} transposed, {{.*}} tensor<64x64xf32, #[[ALONGN]]>
+tile.kernel @warpgroups_along_n(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) {
   %i = tile.program_id x : index
   %ta = tile.load %a[%i, %i] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
   %tb = tile.load %a[%i, %i] : !tile.view<?x?xbf16> -> tensor<16x64xbf16>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
   %d = tile.mma %ta, %tb, %z : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
-  %fa = tile.load %f[%i, %i] : !tile.view<?x?xf32> -> tensor<64x16xf32>
-  %fb = tile.load %f[%i, %i] : !tile.view<?x?xf32> -> tensor<16x64xf32>
-  %e = tile.mma %fa, %fb, %d : tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>
+  %tk = tile.load %a[%i, %i] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %bt = tile.permute %tk [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+  %ta2 = tile.load %a[%i, %i] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %e = tile.mma %ta2, %bt, %d : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
   tile.store %e, %c[%i, %i] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+}
+
+// -----
+
+// Fewer rows than one warpgroup covers (32 rows): mma.sync. f32 inputs:
+// tf32 mma.sync (kwidth 1), never wgmma here.
+// CHECK: #[[V2:.*]] = #tile.mma<version = 2, wpc = [2, 4], instr = [16, 8]>
+// CHECK-LABEL: tile.kernel @fallbacks
+// CHECK-NOT: tile.warpgroup_mma
+// CHECK: tile.mma {{.*}} tensor<32x64xf32, #[[V2]]>
+// CHECK: tile.mma {{.*}} : tensor<32x16xf32, #dot_op{{[0-9]*}}>, tensor<16x64xf32, #dot_op{{[0-9]*}}>, tensor<32x64xf32, #[[V2]]>
+// CHECK-NOT: tile.warpgroup_mma
+tile.kernel @fallbacks(%a: !tile.view<?x?xbf16>, %f: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) {
+  %i = tile.program_id x : index
+  %ta = tile.load %a[%i, %i] : !tile.view<?x?xbf16> -> tensor<32x16xbf16>
+  %tb = tile.load %a[%i, %i] : !tile.view<?x?xbf16> -> tensor<16x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<32x64xf32>
+  %d = tile.mma %ta, %tb, %z : tensor<32x16xbf16>, tensor<16x64xbf16>, tensor<32x64xf32>
+  %fa = tile.load %f[%i, %i] : !tile.view<?x?xf32> -> tensor<32x16xf32>
+  %fb = tile.load %f[%i, %i] : !tile.view<?x?xf32> -> tensor<16x64xf32>
+  %e = tile.mma %fa, %fb, %d : tensor<32x16xf32>, tensor<16x64xf32>, tensor<32x64xf32>
+  tile.store %e, %c[%i, %i] : tensor<32x64xf32> -> !tile.view<?x?xf32>
 }
 
 // -----

@@ -163,6 +163,19 @@ tile.kernel @wgmma_plain() {
 
 // -----
 
+// Two warpgroups along N with instruction N 64 cover 128 columns; the
+// accumulator has 64.
+#nv = #tile.nvmma_shared<swizzle = 128>
+#mma = #tile.mma<version = 3, wpc = [4, 2], instr = [64, 64]>
+tile.kernel @wgmma_along_n_cover() {
+  %a = tile.local_alloc : !tile.smem<64x64xbf16, #nv>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  // expected-error @+1 {{the accumulator layout must stack whole warpgroups along M (then N) and tile N by the instruction}}
+  %d = tile.warpgroup_mma %a, %a, %z : !tile.smem<64x64xbf16, #nv>, !tile.smem<64x64xbf16, #nv>, tensor<64x64xf32, #mma>
+}
+
+// -----
+
 #nv = #tile.nvmma_shared<swizzle = 128>
 tile.kernel @tma_rank4(%x: !tile.view<?x?x?x?xbf16>, %i: index) {
   %s = tile.local_alloc : !tile.smem<64x64xbf16, #nv>
