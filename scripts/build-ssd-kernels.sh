@@ -20,10 +20,15 @@ build() { # dtype dstate headdim options
   # stmatrix for the shared-memory copies of the state and scores: faster at
   # dstate 128 (H200: 1.401 vs 1.436 ms), slower at 64 and 256 (0.952 vs
   # 0.842, 4.786 vs 4.619; bench/RESULTS.md, 2026-12-01).
-  local stm=
-  [ "$2" -eq 128 ] && stm=--stmatrix
+  local tuned=
+  [ "$2" -eq 128 ] && tuned=--stmatrix
+  # Eight warps with warpgroups along N at dstate 256 (the 64-row products
+  # on wgmma, two warpgroups splitting N; 236 bytes spilled instead of 848):
+  # 4.618 -> 3.774 ms. Slower at 64 and 128 (0.826 -> 1.249, 1.456 ->
+  # 1.621; H200, bench/RESULTS.md, 2026-12-01).
+  [ "$2" -eq 256 ] && tuned="--num-warps 8 --wgmma-along-n"
   # shellcheck disable=SC2086
-  "$compile" "$tmp/k.mlir" --target sm_90a --stages "$stages" ${TILE_COMPILE_FLAGS---no-swizzle} $stm \
+  "$compile" "$tmp/k.mlir" --target sm_90a --stages "$stages" ${TILE_COMPILE_FLAGS---no-swizzle} $tuned \
     -o "$tmp/k.ptx" --info "$tmp/k.json"
   local name
   name=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' "$tmp/k.json" | head -n 1)
