@@ -149,6 +149,17 @@ FailureOr<CompiledModule> compileToPtx(ModuleOp module,
       continue;
     if (auto bytes = fn->getAttrOfType<IntegerAttr>("tile.shared_bytes"))
       info.sharedBytes = int(bytes.getInt());
+    // The most dynamic shared memory a block may have: H100/H200 (sm_90a)
+    // and A100 (sm_80). A kernel over it would only fail at launch.
+    const int limit = options.target == "sm_80" ? 166912 : 232448;
+    if (info.sharedBytes > limit) {
+      if (error)
+        *error = "kernel '" + info.name + "' needs " +
+                 std::to_string(info.sharedBytes) +
+                 " bytes of shared memory; " + options.target + " allows " +
+                 std::to_string(limit) + " a block";
+      return failure();
+    }
     if (auto maps = fn->getAttrOfType<ArrayAttr>(kTmaAttrName))
       for (Attribute map : maps) {
         ArrayRef<int64_t> e = cast<DenseI64ArrayAttr>(map).asArrayRef();
