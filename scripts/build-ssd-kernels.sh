@@ -22,10 +22,10 @@ build() { # dtype dstate headdim options
   # 0.842, 4.786 vs 4.619; bench/RESULTS.md, 2026-12-01).
   local tuned=
   [ "$2" -eq 128 ] && tuned=--stmatrix
-  # Eight warps with warpgroups along N at dstate 256 (the 64-row products
-  # on wgmma, two warpgroups splitting N; 236 bytes spilled instead of 848):
-  # 4.618 -> 3.774 ms. Slower at 64 and 128 (0.826 -> 1.249, 1.456 ->
-  # 1.621; H200, bench/RESULTS.md, 2026-12-01).
+  # Eight warps with warpgroups along N at dstate 256 (ssd::fusedWarps; the
+  # 64-row products on wgmma, two warpgroups splitting N) and headdim blocks
+  # of 64: 4.618 -> 2.593 ms. Eight warps are slower at 64 and 128 (0.826
+  # -> 1.249, 1.456 -> 1.621; H200, bench/RESULTS.md, 2026-12-01).
   [ "$2" -eq 256 ] && tuned="--num-warps 8 --wgmma-along-n"
   # shellcheck disable=SC2086
   "$compile" "$tmp/k.mlir" --target sm_90a --stages "$stages" ${TILE_COMPILE_FLAGS---no-swizzle} $tuned \

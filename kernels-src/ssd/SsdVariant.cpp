@@ -103,9 +103,24 @@ Variant fusedVariantFor(const Shape &s, const Options &o, ElementType dtype) {
   Variant v = variantFor(s, o, dtype, fusedChunk(dtype));
   // wgmma tiles are at least 16 wide.
   v.dstateTile = std::max<int64_t>(v.dstateTile, 16);
-  v.headdimTile = std::clamp<int64_t>(8192 / v.dstateTile, 16,
+  // 64 registers a thread of state: 2048 f32 elements per warp. Initial
+  // and final states go through a transposing shared-memory copy of the
+  // state block, which at 256 x 64 does not fit beside the rest (246,784
+  // bytes against the H200's 232,448 a block): half the block there.
+  int64_t stateElements = 2048 * fusedWarps(v.dstateTile);
+  if ((v.initialStates || v.finalStates) && v.dstateTile > 128)
+    stateElements /= 2;
+  v.headdimTile = std::clamp<int64_t>(stateElements / v.dstateTile, 16,
                                       std::max<int64_t>(v.headdimTile, 16));
   return v;
+}
+
+int64_t fusedWarps(int64_t dstateTile) {
+  // Above dstate 128, eight warps (warpgroups along N for the 64-row
+  // products) and headdim blocks of 64: H200, dstate 256, 4.62 ms on four
+  // warps with blocks of 32, 3.79 on eight, 2.59 on eight with blocks of
+  // 64 (bench/RESULTS.md, 2026-12-01).
+  return dstateTile > 128 ? 8 : 4;
 }
 
 int64_t fusedChunk(ElementType dtype) {

@@ -67,10 +67,13 @@ Variant variantFor(const Shape &shape, const Options &options,
                    ElementType dtype, int64_t chunk);
 
 /// The fused forward (one kernel, the one the GPU runs): chunk
-/// fusedChunk(dtype), and a headdim block that keeps the state block
-/// (headdim block x dstate, f32) within 8192 elements, 64 registers a
-/// thread on 4 warps.
+/// fusedChunk(dtype), fusedWarps(dstateTile) warps, and a headdim block
+/// that keeps the state block (headdim block x dstate, f32) within 64
+/// registers a thread (2048 elements a warp).
 int64_t fusedChunk(ElementType dtype);
+/// Warps the fused kernel is compiled for (8 above dstate 128, with
+/// warpgroups along N; scripts/build-ssd-kernels.sh passes the same).
+int64_t fusedWarps(int64_t dstateTile);
 Variant fusedVariantFor(const Shape &shape, const Options &options,
                         ElementType dtype);
 /// "ssd_fused_" + suffix.

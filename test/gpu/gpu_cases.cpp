@@ -388,6 +388,12 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
       };
       lowering::CompileOptions options;
       options.target = target;
+      if (pb.fused) {
+        // As the kernel library compiles it.
+        options.numWarps = unsigned(ssd::fusedWarps(
+            ssd::fusedVariantFor(s, o, ssd::ElementType::bf16).dstateTile));
+        options.warpgroupsAlongN = options.numWarps > 4;
+      }
       std::string error;
       auto compiled = lowering::compileToPtx(module.module(), options, &error);
       std::string ptxasReport =

@@ -137,6 +137,29 @@ TEST(SsdValidate, RejectsBadTensors) {
         "D is required (null pointer)");
 }
 
+TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
+  auto tile = [](int64_t dstate, int64_t headdim, const ssd::Options &o) {
+    ssd::Variant v = ssd::fusedVariantFor(
+        ssd::Shape{8, 4096, 80, headdim, dstate, 1}, o, ssd::ElementType::bf16);
+    return std::make_pair(v.headdimTile, ssd::fusedWarps(v.dstateTile));
+  };
+  using Tile = std::pair<int64_t, int64_t>;
+  // Up to dstate 128 four warps; above, eight with headdim blocks of 64.
+  EXPECT_EQ(tile(64, 64, layer()), Tile(64, 4));
+  EXPECT_EQ(tile(128, 64, layer()), Tile(64, 4));
+  EXPECT_EQ(tile(256, 64, layer()), Tile(64, 8));
+  EXPECT_EQ(tile(256, 80, layer()), Tile(64, 8));
+  EXPECT_EQ(tile(16, 16, layer()), Tile(16, 4));
+  // Initial or final states at dstate 256: blocks of 32 (shared memory).
+  ssd::Options states = layer();
+  states.hasInitialStates = true;
+  EXPECT_EQ(tile(256, 64, states), Tile(32, 8));
+  states = layer();
+  states.returnFinalStates = true;
+  EXPECT_EQ(tile(256, 64, states), Tile(32, 8));
+  EXPECT_EQ(tile(128, 64, states), Tile(64, 4));
+}
+
 TEST(SsdKernelLibrary, ExplainsWhatIsMissing) {
   rt::KernelLibrary lib;
   rt::Status st = lib.open("/nonexistent/ssd-kernels");
@@ -154,12 +177,22 @@ TEST(SsdKernelLibrary, ExplainsWhatIsMissing) {
   EXPECT_CONTAINS(ssd::buildCommand(kShape, layer(), ssd::ElementType::bf16),
                   "tessera print ssd-fused --dtype bf16 --dstate 128 "
                   "--headdim 64 --options D,bias,softplus");
+  // With the flags the library is built with.
+  EXPECT_CONTAINS(ssd::buildCommand(kShape, layer(), ssd::ElementType::bf16),
+                  "tile-compile - --target sm_90a --stages 2 --no-swizzle "
+                  "--num-warps 4 --stmatrix -o ssd_fused_bf16_q64_p64_n128");
+  ssd::Shape wide = kShape;
+  wide.dstate = 256;
+  EXPECT_CONTAINS(ssd::buildCommand(wide, layer(), ssd::ElementType::bf16),
+                  "--num-warps 8 --wgmma-along-n -o "
+                  "ssd_fused_bf16_q64_p64_n256_bias_softplus_D.ptx");
 }
 
 using SsdFakeDriverTest = unit::FakeDriverTest;
 
 TEST_F(SsdFakeDriverTest, ForwardLaunchesTheFusedKernelOnce) {
-  // dstate 256: headdim blocks of 32, so headdim 80 takes three.
+  // dstate 256: headdim blocks of 64 (eight warps), so headdim 80 takes
+  // two.
   const ssd::Shape s{3, 500, 6, 80, 256, 3};
   const ssd::Options o = layer();
   dsl::KernelModule module;
@@ -169,6 +202,7 @@ TEST_F(SsdFakeDriverTest, ForwardLaunchesTheFusedKernelOnce) {
                                          lowering::CompileOptions{}, &error);
   ASSERT_TRUE(mlir::succeeded(compiled)) << error;
   auto dir = std::filesystem::temp_directory_path() / "tessera-ssd-lib";
+  std::filesystem::remove_all(dir); // a stale kernel from an earlier run
   std::filesystem::create_directories(dir);
   const rt::KernelInfo &info = compiled->kernels.front();
   std::ofstream(dir / (info.name + ".ptx")) << compiled->ptx;
@@ -176,14 +210,14 @@ TEST_F(SsdFakeDriverTest, ForwardLaunchesTheFusedKernelOnce) {
   rt::KernelLibrary lib;
   ASSERT_TRUE(lib.open(dir.string()).ok);
   EXPECT_EQ(lib.size(), 1u);
-  EXPECT_EQ(info.name, "ssd_fused_bf16_q64_p32_n256_bias_softplus_D");
+  EXPECT_EQ(info.name, "ssd_fused_bf16_q64_p64_n256_bias_softplus_D");
 
   ASSERT_TRUE(rt::Runtime::create(runtime).ok);
   rt::Status st =
       ssd::forward(*runtime, lib, s, o, ssd::ElementType::bf16, goodArgs(s, o));
   ASSERT_TRUE(st.ok) << st.message;
   EXPECT_EQ(get("launches"), 1);
-  EXPECT_EQ(get("grid_x"), 3); // ceil(80 / 32)
+  EXPECT_EQ(get("grid_x"), 2); // ceil(80 / 64)
   EXPECT_EQ(get("grid_y"), 6);
   EXPECT_EQ(get("grid_z"), 3);
   // x, dt, A, B, C, dt_bias, D, y as views (pointer, 2 rank values each)
