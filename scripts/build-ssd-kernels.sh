@@ -26,7 +26,7 @@ build() { # dtype dstate headdim options
   # 64-row products on wgmma, two warpgroups splitting N) and headdim blocks
   # of 64: 4.618 -> 2.593 ms. Eight warps are slower at 64 and 128 (0.826
   # -> 1.249, 1.456 -> 1.621; H200, bench/RESULTS.md, 2026-12-01).
-  [ "$2" -eq 256 ] && tuned="--num-warps 8 --wgmma-along-n"
+  [ "$2" -gt 128 ] && tuned="--num-warps 8 --wgmma-along-n"
   # shellcheck disable=SC2086
   "$compile" "$tmp/k.mlir" --target sm_90a --stages "$stages" ${TILE_COMPILE_FLAGS---no-swizzle} $tuned \
     -o "$tmp/k.ptx" --info "$tmp/k.json"

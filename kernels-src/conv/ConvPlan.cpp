@@ -72,8 +72,7 @@ Plan plan(int64_t seqlen, bool forceMultiPass) {
   // matrices and twiddles it builds serve them all, as in the fused kernel.
   p.rowsPerProgram = 16;
   // The inner FFT as two matrix products too, where its size allows (the
-  // spectrum stays in natural order: the inner pass reads it through
-  // strides).
+  // spectrum is stored in the inner pass's order: spectrumIndex).
   if (auto factors = rowColumnFactors(inner)) {
     p.rowColumn = true;
     p.factors = *factors;

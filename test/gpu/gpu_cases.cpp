@@ -389,7 +389,8 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
       lowering::CompileOptions options;
       options.target = target;
       if (pb.fused) {
-        // As the kernel library compiles it.
+        // The warps the kernel library compiles it for (stages, swizzle and
+        // stmatrix stay at their defaults here).
         options.numWarps = unsigned(ssd::fusedWarps(
             ssd::fusedVariantFor(s, o, ssd::ElementType::bf16).dstateTile));
         options.warpgroupsAlongN = options.numWarps > 4;

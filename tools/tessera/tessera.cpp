@@ -309,8 +309,8 @@ Row demoConv(dsl::DType dtype, int64_t seqlen, bool multiPass, double bound,
     for (int64_t t = 0; t < seqlen; ++t)
       k[h * seqlen + t] /= norm;
   }
-  // In the order the kernels of this plan read (row-column plans keep it
-  // in [k1][k2] order, the multi-pass path in natural order).
+  // In the order the kernels of this plan read (conv::spectrumIndex:
+  // [k1][k2] for row-column plans, rows of the inner pass for three passes).
   std::vector<double> spec =
       conv::prepareSpectrum(s.channels, seqlen, k, multiPass);
   interp::Buffer spectrum(interp::DType::f32,
