@@ -7,20 +7,11 @@ namespace tessera::ssd {
 std::string buildCommand(const Shape &s, const Options &o, ElementType t) {
   const Variant v = fusedVariantFor(s, o, t);
   const std::string name = fusedKernelName(v);
-  // The flags scripts/build-ssd-kernels.sh compiles the library with.
-  const int64_t warps = fusedWarps(v.dstateTile);
-  std::string flags = " --stages " +
-                      std::string(v.dstateTile <= 64 ? "3" : "2") +
-                      " --no-swizzle --num-warps " + std::to_string(warps);
-  if (v.dstateTile == 128)
-    flags += " --stmatrix";
-  if (warps > 4)
-    flags += " --wgmma-along-n";
   return "tessera print ssd-fused --dtype " + std::string(ssd::name(t)) +
          " --dstate " + std::to_string(s.dstate) + " --headdim " +
          std::to_string(s.headdim) + " --options " + optionList(o) +
-         " | tile-compile - --target sm_90a" + flags + " -o " + name +
-         ".ptx --info " + name + ".json";
+         " | tile-compile - --target sm_90a " + compileFlags(fusedCompile(v)) +
+         " -o " + name + ".ptx --info " + name + ".json";
 }
 
 std::string validate(const Shape &s, const Options &o, ElementType dtype,

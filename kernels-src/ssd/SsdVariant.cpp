@@ -123,6 +123,33 @@ int64_t fusedWarps(int64_t dstateTile) {
   return dstateTile > 128 ? 8 : 4;
 }
 
+FusedCompile fusedCompile(const Variant &v) {
+  FusedCompile c;
+  // Prefetch stages: two (two CTAs of the dstate-128 kernel fit one SM;
+  // 2.71 ms with four), three at dstate 64 (1.08 ms, 1.20 with two).
+  c.stages = v.dstateTile <= 64 ? 3 : 2;
+  c.warps = fusedWarps(v.dstateTile);
+  c.warpgroupsAlongN = c.warps > 4;
+  // stmatrix for the shared-memory copies of the state and scores: faster
+  // at dstate 128 (1.401 vs 1.436 ms), slower at 64 and 256 (0.952 vs
+  // 0.842, 4.786 vs 4.619). No exchange swizzle: its address registers
+  // cost the 255-register kernel more than the bank conflicts it removes
+  // (1.884 vs 1.936 ms at dstate 128, 6.569 vs 7.033 at 256). H200,
+  // bench/RESULTS.md, 2026-12-01.
+  c.storeMatrices = v.dstateTile == 128;
+  return c;
+}
+
+std::string compileFlags(const FusedCompile &c) {
+  std::string flags = "--stages " + std::to_string(c.stages) +
+                      " --no-swizzle --num-warps " + std::to_string(c.warps);
+  if (c.storeMatrices)
+    flags += " --stmatrix";
+  if (c.warpgroupsAlongN)
+    flags += " --wgmma-along-n";
+  return flags;
+}
+
 int64_t fusedChunk(ElementType dtype) {
   // f32 tiles take twice the registers and shared memory of 16-bit ones.
   return dtype == ElementType::f32 ? 32 : 64;

@@ -72,8 +72,20 @@ Variant variantFor(const Shape &shape, const Options &options,
 /// registers a thread (2048 elements a warp).
 int64_t fusedChunk(ElementType dtype);
 /// Warps the fused kernel is compiled for (8 above dstate 128, with
-/// warpgroups along N; scripts/build-ssd-kernels.sh passes the same).
+/// warpgroups along N).
 int64_t fusedWarps(int64_t dstateTile);
+
+/// How the kernel library compiles a fused variant for sm_90a (the
+/// tile-compile options, as measured on the H200; always without the
+/// exchange swizzle).
+struct FusedCompile {
+  int64_t stages = 2, warps = 4;
+  bool storeMatrices = false, warpgroupsAlongN = false;
+};
+FusedCompile fusedCompile(const Variant &variant);
+/// The same as tile-compile flags: "--stages 2 --no-swizzle --num-warps 4
+/// --stmatrix".
+std::string compileFlags(const FusedCompile &compile);
 Variant fusedVariantFor(const Shape &shape, const Options &options,
                         ElementType dtype);
 /// "ssd_fused_" + suffix.

@@ -391,9 +391,10 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
       if (pb.fused) {
         // The warps the kernel library compiles it for (stages, swizzle and
         // stmatrix stay at their defaults here).
-        options.numWarps = unsigned(ssd::fusedWarps(
-            ssd::fusedVariantFor(s, o, ssd::ElementType::bf16).dstateTile));
-        options.warpgroupsAlongN = options.numWarps > 4;
+        const ssd::FusedCompile library = ssd::fusedCompile(
+            ssd::fusedVariantFor(s, o, ssd::ElementType::bf16));
+        options.numWarps = unsigned(library.warps);
+        options.warpgroupsAlongN = library.warpgroupsAlongN;
       }
       std::string error;
       auto compiled = lowering::compileToPtx(module.module(), options, &error);

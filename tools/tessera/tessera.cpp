@@ -29,19 +29,33 @@ using namespace tessera;
 
 namespace {
 
+/// An SSD option list ("layer", "all", "none" or names joined by commas),
+/// or false after saying what is wrong.
+bool parseSsdOptions(const std::string &list, ssd::Options &o) {
+  if (ssd::parseOptionList(list, o))
+    return true;
+  std::cerr << "error: unknown SSD option in '" << list
+            << "' (layer, all, none, or D, Dpc, z, bias, softplus, seq, h0, "
+               "hT)\n";
+  return false;
+}
+
 int usage() {
-  std::cerr << "usage: tessera list\n"
-               "       tessera print gemm [--tile MxNxK] (default 64x64x32)\n"
-               "       tessera print ssd-layer [--tile 0xDSTATExCHUNK] (D, "
-               "dt_bias, softplus)\n"
-               "       tessera print ssd-fused [--dtype T] [--dstate N] "
-               "[--headdim P] [--options "
-               "layer|all|none|D,Dpc,z,bias,softplus,seq,h0,hT]\n"
-               "       tessera print conv [--dtype T] [--seqlen L] [--gates "
-               "none|pre|post|pre,post]\n"
-               "       tessera print gemm|softmax|ssd|conv|conv-multipass "
-               "[--dtype T]\n"
-               "       tessera demo [--seed N]\n";
+  std::cerr
+      << "usage: tessera list\n"
+         "       tessera print gemm [--tile MxNxK] (default 64x64x32)\n"
+         "       tessera print ssd-layer [--tile 0xDSTATExCHUNK] (D, "
+         "dt_bias, softplus)\n"
+         "       tessera print ssd-fused [--dtype T] [--dstate N] "
+         "[--headdim P] [--options "
+         "layer|all|none|D,Dpc,z,bias,softplus,seq,h0,hT]\n"
+         "       tessera ssd-flags [--dtype T] [--dstate N] [--headdim P] "
+         "[--options ...]  (tile-compile flags of the SSD library)\n"
+         "       tessera print conv [--dtype T] [--seqlen L] [--gates "
+         "none|pre|post|pre,post]\n"
+         "       tessera print gemm|softmax|ssd|conv|conv-multipass "
+         "[--dtype T]\n"
+         "       tessera demo [--seed N]\n";
   return 2;
 }
 
@@ -463,6 +477,22 @@ int main(int argc, char **argv) {
                   "(kernels-src/conv)\n");
       return 0;
     }
+    if (cmd == "ssd-flags") {
+      // The tile-compile flags the kernel library compiles the fused
+      // forward of this dtype, dstate, headdim and option list with
+      // (scripts/build-ssd-kernels.sh).
+      ssd::Options o;
+      if (!parseSsdOptions(optionSet, o))
+        return 2;
+      const ssd::ElementType type = dtype == dsl::f32 ? ssd::ElementType::f32
+                                    : dtype == dsl::f16
+                                        ? ssd::ElementType::f16
+                                        : ssd::ElementType::bf16;
+      std::cout << ssd::compileFlags(ssd::fusedCompile(ssd::fusedVariantFor(
+                       ssd::Shape{1, 1, 8, headdim, dstate, 1}, o, type)))
+                << "\n";
+      return 0;
+    }
     if (cmd == "print") {
       dsl::KernelModule module;
       if (kernel == "gemm")
@@ -508,12 +538,8 @@ int main(int argc, char **argv) {
         // mamba_ssm runs the Mamba-2 layer), "all", "none", or names from
         // D, Dpc, z, bias, softplus, seq, h0, hT joined by commas.
         ssd::Options o;
-        if (!ssd::parseOptionList(optionSet, o)) {
-          std::cerr << "error: unknown SSD option in '" << optionSet
-                    << "' (layer, all, none, or D, Dpc, z, bias, softplus, "
-                       "seq, h0, hT)\n";
+        if (!parseSsdOptions(optionSet, o))
           return 2;
-        }
         ssd::buildFused(module, ssd::Shape{1, 1, 8, headdim, dstate, 1}, o,
                         dtype);
       } else if (kernel == "ssd-layer") {
