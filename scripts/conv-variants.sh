@@ -3,7 +3,10 @@
 # swizzle) into one kernel library folder per variant, and writes the script
 # that times them all in one run on the GPU host: how the per-length choice
 # in build-conv-kernels.sh was made (bench/RESULTS.md, 2026-12-01).
-#   scripts/conv-variants.sh TESSERA TILE_COMPILE OUTDIR [DTYPE] LEN:WARPS[:noswizzle] ...
+#   scripts/conv-variants.sh TESSERA TILE_COMPILE OUTDIR [DTYPE] LEN:WARPS[:FLAGS] ...
+# FLAGS: tile-compile flags without their dashes, joined by commas
+# (no-swizzle, no-pipeline, stmatrix, wgmma-along-n; noswizzle is
+# no-swizzle).
 # then, on the GPU host (with tessera-conv-bench next to OUTDIR):
 #   bash OUTDIR/run.sh
 set -euo pipefail
@@ -11,7 +14,7 @@ tessera=$1 compile=$2 out=$3
 shift 3
 dtype=bf16
 case "${1:-}" in bf16|f16) dtype=$1; shift ;; esac
-[ $# -gt 0 ] || { echo "usage: $0 TESSERA TILE_COMPILE OUTDIR [bf16|f16] LEN:WARPS[:noswizzle] ..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: $0 TESSERA TILE_COMPILE OUTDIR [bf16|f16] LEN:WARPS[:FLAG,...] ..." >&2; exit 2; }
 mkdir -p "$out"
 {
   echo '#!/usr/bin/env bash'
@@ -21,10 +24,14 @@ mkdir -p "$out"
   echo 'bench=${BENCH:-$here/../tessera-conv-bench}'
 } > "$out/run.sh"
 for spec in "$@"; do
-  IFS=: read -r len warps swizzle <<< "$spec"
+  IFS=: read -r len warps extra <<< "$spec"
   flags="--num-warps $warps"
-  [ "${swizzle:-}" = noswizzle ] && flags="$flags --no-swizzle"
-  tag="${dtype}_${len}_w${warps}${swizzle:+_$swizzle}"
+  IFS=, read -r -a names <<< "${extra:-}"
+  for n in "${names[@]}"; do
+    [ "$n" = noswizzle ] && n=no-swizzle
+    flags="$flags --$n"
+  done
+  tag="${dtype}_${len}_w${warps}${extra:+_${extra//,/_}}"
   mkdir -p "$out/$tag"
   "$tessera" print conv --dtype "$dtype" --seqlen "$len" --gates none > "$out/$tag/k.mlir"
   # shellcheck disable=SC2086

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # scripts/conv-variants.sh builds one library folder per variant, with the
-# warps and swizzle asked for, and a run script naming each of them.
+# warps and flags asked for, and a run script naming each of them.
 #   conv-variants-test.sh SCRIPT TESSERA TILE_COMPILE
 set -euo pipefail
 script=$1 tessera=$2 compile=$3
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-bash "$script" "$tessera" "$compile" "$out" f16 256:2 256:4:noswizzle
+bash "$script" "$tessera" "$compile" "$out" f16 256:2 256:4:noswizzle 256:4:no-swizzle,no-pipeline
 fail() { echo "FAIL: $*" >&2; exit 1; }
-for tag in f16_256_w2 f16_256_w4_noswizzle; do
+for tag in f16_256_w2 f16_256_w4_noswizzle f16_256_w4_no-swizzle_no-pipeline; do
   json=$out/$tag/conv_fused_f16_M256_16_16.json
   [ -f "$json" ] || fail "$tag: no $json"
   [ -f "${json%.json}.ptx" ] || fail "$tag: no PTX"

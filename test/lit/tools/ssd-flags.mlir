@@ -1,0 +1,13 @@
+// `tessera ssd-flags`: the tile-compile flags the SSD kernel library
+// compiles each fused variant with (scripts/build-ssd-kernels.sh).
+//
+// RUN: tessera ssd-flags --dstate 64 | FileCheck %s --check-prefix=N64
+// RUN: tessera ssd-flags --dstate 128 | FileCheck %s --check-prefix=N128
+// RUN: tessera ssd-flags --dstate 256 | FileCheck %s --check-prefix=N256
+// RUN: tessera ssd-flags --dtype f32 --dstate 64 --options all | FileCheck %s --check-prefix=N64
+// RUN: not tessera ssd-flags --options nope 2>&1 | FileCheck %s --check-prefix=BAD
+
+// N64: {{^}}--stages 3 --no-swizzle --num-warps 4{{$}}
+// N128: {{^}}--stages 2 --no-swizzle --num-warps 4 --stmatrix{{$}}
+// N256: {{^}}--stages 2 --no-swizzle --num-warps 8 --wgmma-along-n{{$}}
+// BAD: error: unknown SSD option in 'nope'
