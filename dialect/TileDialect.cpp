@@ -153,9 +153,10 @@ DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                              unsigned kWidth) {
   if (opIdx > 1)
     return emitError() << "idx is 0 (A) or 1 (B), got " << opIdx;
-  if (parent.getVersion() != 2)
-    return emitError() << "dot operands in registers are defined for "
-                          "version 2 (mma.sync) parents";
+  // wgmma (version 3) takes A, never B, from registers, in 16-bit types.
+  if (parent.getVersion() != 2 && (opIdx != 0 || kWidth != 2))
+    return emitError() << "a version 3 (wgmma) parent takes only A operands "
+                          "(idx 0) of 16-bit types (kwidth 2) in registers";
   if (kWidth != 1 && kWidth != 2)
     return emitError() << "kwidth must be 2 (16-bit operands) or 1 (tf32), got "
                        << kWidth;

@@ -617,26 +617,42 @@ LogicalResult AsyncLoadOp::verify() {
 }
 
 LogicalResult WarpgroupMmaOp::verify() {
-  SharedMemType a = getA().getType(), b = getB().getType();
+  SharedMemType b = getB().getType();
   RankedTensorType c = getAcc().getType();
-  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+  Type a = getA().getType();
+  if (getAShape().size() != 2 || b.getRank() != 2 || c.getRank() != 2)
     return emitOpError("operands must be 2-D");
   const int64_t bK = b.getShape()[getTransB() ? 1 : 0];
   if (getK() != bK || c.getDimSize(0) != getM() || c.getDimSize(1) != getN())
     return emitOpError("shapes do not compose: ")
            << a << (getTransA() ? " (transposed)" : "") << " * " << b
            << (getTransB() ? " (transposed)" : "") << " + " << c;
-  Type in = a.getElementType();
+  Type in = getAElementType();
   if (in != b.getElementType() || !isa<BFloat16Type, Float16Type>(in))
     return emitOpError("operands must both be bf16 or both f16");
-  if (!isa_and_nonnull<NvmmaSharedLayoutAttr>(a.getEncoding()) ||
+  auto sharedA = dyn_cast<SharedMemType>(a);
+  if ((sharedA &&
+       !isa_and_nonnull<NvmmaSharedLayoutAttr>(sharedA.getEncoding())) ||
       !isa_and_nonnull<NvmmaSharedLayoutAttr>(b.getEncoding()))
-    return emitOpError("operands need #tile.nvmma_shared layouts");
+    return emitOpError("operands in shared memory need #tile.nvmma_shared "
+                       "layouts");
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.getEncoding());
   if (!c.getElementType().isF32() || !mma || mma.getVersion() != 3)
     return emitOpError("the accumulator must be f32 in a version 3 mma "
                        "layout, got ")
            << c;
+  if (RankedTensorType ra =
+          getRegisterA() ? getRegisterA().getType() : RankedTensorType()) {
+    // wgmma reads register A fragments as they are: no transpose, and the
+    // fragments of the accumulator's own warp arrangement.
+    auto dot = dyn_cast_or_null<DotOperandLayoutAttr>(ra.getEncoding());
+    if (getTransA() || !dot || dot.getOpIdx() != 0 || dot.getKWidth() != 2 ||
+        dot.getParent() != mma)
+      return emitOpError("an A operand in registers must be untransposed in "
+                         "the A dot-operand layout (kwidth 2) of the "
+                         "accumulator's layout, got ")
+             << ra;
+  }
   if (getK() % 16 != 0)
     return emitOpError("K must be a multiple of 16, got ") << getK();
   const int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];

@@ -523,13 +523,17 @@ def Tile_AsyncLoadOp : Tile_Op<"async_load", [Tile_InKernel]> {
 
 def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma",
     [AllTypesMatch<["acc", "result"]>]> {
-  let summary = "asynchronous Tensor Core mma with operands in shared memory";
+  let summary = "asynchronous Tensor Core mma with B in shared memory";
   let description = [{
-    `result = a * b + acc` with `wgmma.mma_async` (sm_90a): `a` (M x K) and
-    `b` (K x N) in `#tile.nvmma_shared` buffers, the accumulator in the
-    version 3 mma layout. The instructions are issued and committed as one
-    group but not waited for: `tile.warpgroup_mma_wait` must come before
-    the result is read by anything but another warpgroup_mma.
+    `result = a * b + acc` with `wgmma.mma_async` (sm_90a): `b` (K x N) in
+    a `#tile.nvmma_shared` buffer, `a` (M x K) either in one too or in
+    registers (a tile in the A dot-operand layout of the accumulator's
+    layout: each warp holds the m16n8k16 A fragments of its 16 rows), the
+    accumulator in the version 3 mma layout. The instructions are issued
+    and committed as one group but not waited for:
+    `tile.warpgroup_mma_wait` must come before the result is read by
+    anything but another warpgroup_mma, and before a register `a` is
+    written again.
 
     `transposed` after an operand says its buffer holds the transpose: `a`
     stored K x M (M-major, wgmma's transpose-A) or `b` stored N x K
@@ -542,9 +546,12 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma",
     %e = tile.warpgroup_mma %sa, %sbt transposed, %acc
         : !tile.smem<128x64xbf16, #nv>, !tile.smem<256x64xbf16, #nv>,
           tensor<128x256xf32, #mma3>
+    %f = tile.warpgroup_mma %ra, %sb, %acc : tensor<128x64xbf16, #dotA3>,
+        !tile.smem<64x256xbf16, #nv>, tensor<128x256xf32, #mma3>
     ```
   }];
-  let arguments = (ins Tile_SharedMem:$a, Tile_SharedMem:$b,
+  let arguments = (ins AnyTypeOf<[Tile_SharedMem, Tile_FloatTile]>:$a,
+                       Tile_SharedMem:$b,
                        Tile_FloatTile:$acc, UnitAttr:$trans_a,
                        UnitAttr:$trans_b);
   let results = (outs Tile_FloatTile:$result);
@@ -553,9 +560,25 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma",
     attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` type($acc)
   }];
   let extraClassDeclaration = [{
-    /// M x K and K x N, whatever way the buffers hold them.
-    int64_t getM() { return getA().getType().getShape()[getTransA() ? 1 : 0]; }
-    int64_t getK() { return getA().getType().getShape()[getTransA() ? 0 : 1]; }
+    /// A's tile in registers, or null when A is in shared memory.
+    ::mlir::TypedValue<::mlir::RankedTensorType> getRegisterA() {
+      return ::llvm::dyn_cast<::mlir::TypedValue<::mlir::RankedTensorType>>(
+          getA());
+    }
+    /// A's shape as stored (K x M when transposed).
+    ::llvm::ArrayRef<int64_t> getAShape() {
+      if (auto t = ::llvm::dyn_cast<::mlir::RankedTensorType>(getA().getType()))
+        return t.getShape();
+      return ::llvm::cast<SharedMemType>(getA().getType()).getShape();
+    }
+    ::mlir::Type getAElementType() {
+      if (auto t = ::llvm::dyn_cast<::mlir::RankedTensorType>(getA().getType()))
+        return t.getElementType();
+      return ::llvm::cast<SharedMemType>(getA().getType()).getElementType();
+    }
+    /// M x K and K x N, whatever way the operands hold them.
+    int64_t getM() { return getAShape()[getTransA() ? 1 : 0]; }
+    int64_t getK() { return getAShape()[getTransA() ? 0 : 1]; }
     int64_t getN() { return getB().getType().getShape()[getTransB() ? 0 : 1]; }
   }];
   let hasVerifier = 1;

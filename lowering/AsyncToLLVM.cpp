@@ -940,20 +940,42 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
   matchAndRewrite(tile::WarpgroupMmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    tile::SharedMemType a = op.getA().getType(), b = op.getB().getType();
+    tile::SharedMemType b = op.getB().getType();
     RankedTensorType c = op.getAcc().getType();
     auto mma = cast<tile::MmaLayoutAttr>(c.getEncoding());
-    auto nvA = cast<tile::NvmmaSharedLayoutAttr>(a.getEncoding());
+    // A from registers: its m16n8k16 fragments, 8 elements per (K step,
+    // M repetition) in the dot-operand layout's register order; else a
+    // descriptor of its shared-memory buffer.
+    const bool registerA = bool(op.getRegisterA());
+    auto nvA =
+        registerA
+            ? tile::NvmmaSharedLayoutAttr()
+            : cast<tile::NvmmaSharedLayoutAttr>(
+                  cast<tile::SharedMemType>(op.getA().getType()).getEncoding());
     auto nvB = cast<tile::NvmmaSharedLayoutAttr>(b.getEncoding());
     const int64_t m = op.getM(), k = op.getK(), n = op.getN();
     const bool transA = op.getTransA(), transB = op.getTransB();
-    const int64_t eb = elementBytes(a.getElementType());
+    const int64_t eb = elementBytes(b.getElementType());
     const int64_t instrN = mma.getInstrShape()[1];
     // Warpgroups stack along M (wm / 4 of them), then along N (wn).
     const int64_t warps = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
     const int64_t repM = m / (16 * warps), repN = n / (instrN * wn);
-    const int64_t spanA = nvA.getSwizzle(), spanB = nvB.getSwizzle();
+    const int64_t spanA = registerA ? 128 : nvA.getSwizzle(),
+                  spanB = nvB.getSwizzle();
     const int64_t perSlabA = spanA / eb, perSlabB = spanB / eb;
+    // Register A as packed pairs: a0..a7 of each (K step, M repetition)
+    // in four 32-bit registers (rows g and g + 8, K 2t and 2t + 8), in the
+    // dot-operand layout's register order, as mma.sync's A.
+    SmallVector<Value> packedA;
+    if (registerA) {
+      SmallVector<Value> fragments =
+          unpackStruct(rewriter, loc, adaptor.getA());
+      if (int64_t(fragments.size()) != 8 * (k / 16) * repM)
+        return rewriter.notifyMatchFailure(op, "A fragment count differs");
+      for (size_t i = 0; i < fragments.size(); i += 2)
+        packedA.push_back(
+            packPair(rewriter, loc, fragments[i], fragments[i + 1]));
+    }
     if (repN * wn > 1 && !transB && instrN % perSlabB != 0)
       return rewriter.notifyMatchFailure(op, "N steps split a B slab");
     // Buffers are slabs of `span`-byte rows (NvmmaSharedLayoutAttr). A
@@ -975,10 +997,12 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
                        int64_t perSlab) {
       return (col0 / perSlab) * k * span + k0 * span;
     };
-    const std::string type = a.getElementType().isBF16() ? "bf16" : "f16";
+    const std::string type = b.getElementType().isBF16() ? "bf16" : "f16";
 
-    Value aAddr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
-                                           adaptor.getA());
+    Value aAddr = registerA ? Value()
+                            : LLVM::PtrToIntOp::create(rewriter, loc,
+                                                       rewriter.getI64Type(),
+                                                       adaptor.getA());
     Value bAddr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
                                            adaptor.getB());
     // Warpgroup g takes rows 64 (g mod groupsM) (+ 16 * warps per
@@ -991,13 +1015,14 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
                              i32Const(rewriter, loc, 2)));
     Value groupM = LLVM::URemOp::create(rewriter, loc, group,
                                         i64Const(rewriter, loc, groupsM));
-    aAddr = LLVM::AddOp::create(
-        rewriter, loc, aAddr,
-        LLVM::MulOp::create(rewriter, loc, groupM,
-                            i64Const(rewriter, loc,
-                                     transA
-                                         ? mnMajor(0, 64, spanA, perSlabA)
-                                         : kMajor(0, 64, m, spanA, perSlabA))));
+    if (!registerA)
+      aAddr = LLVM::AddOp::create(
+          rewriter, loc, aAddr,
+          LLVM::MulOp::create(
+              rewriter, loc, groupM,
+              i64Const(rewriter, loc,
+                       transA ? mnMajor(0, 64, spanA, perSlabA)
+                              : kMajor(0, 64, m, spanA, perSlabA))));
     if (wn > 1) {
       Value groupN = LLVM::UDivOp::create(rewriter, loc, group,
                                           i64Const(rewriter, loc, groupsM));
@@ -1012,7 +1037,28 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
 
     SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getAcc());
     const int64_t perSet = instrN / 2;
-    asmOp(rewriter, loc, {}, {}, "wgmma.fence.sync.aligned;", "");
+    if (packedA.empty()) {
+      asmOp(rewriter, loc, {}, {}, "wgmma.fence.sync.aligned;", "");
+    } else {
+      // The fence orders the register writes before it with the wgmma
+      // reads after it: A's registers pass through it, so their packing
+      // cannot sink below it.
+      std::string constraints;
+      for (size_t i = 0; i < packedA.size(); ++i)
+        constraints += (i ? ",=r" : "=r");
+      for (size_t i = 0; i < packedA.size(); ++i)
+        constraints += "," + std::to_string(i);
+      SmallVector<Type> types(packedA.size(), rewriter.getI32Type());
+      Value fenced =
+          asmOp(rewriter, loc,
+                types.size() == 1 ? TypeRange(types)
+                                  : TypeRange(LLVM::LLVMStructType::getLiteral(
+                                        rewriter.getContext(), types)),
+                packedA, "wgmma.fence.sync.aligned;", constraints);
+      for (size_t i = 0; i < packedA.size(); ++i)
+        packedA[i] =
+            types.size() == 1 ? fenced : extract(rewriter, loc, fenced, i);
+    }
     Value one = i32Const(rewriter, loc, 1);
     for (int64_t r = 0; r < repM; ++r) {
       for (int64_t nr = 0; nr < repN; ++nr) {
@@ -1037,13 +1083,29 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
           int64_t offB = transB ? kMajor(k0, n0, n, spanB, perSlabB)
                                 : mnMajor(k0, n0, spanB, perSlabB);
           int idx = perSet + operands.size(); // asm operand number
-          operands.push_back(descriptor(rewriter, loc, aAddr, offA, highA));
+          std::string aText;
+          if (registerA) {
+            const int64_t a0 = 4 * (kk + (k / 16) * r);
+            aText = "{";
+            for (int64_t j = 0; j < 4; ++j) {
+              operands.push_back(packedA[a0 + j]);
+              constraints += ",r";
+              aText += (j ? ", $" : "$") + std::to_string(idx + j);
+            }
+            aText += "}";
+            idx += 4;
+          } else {
+            operands.push_back(descriptor(rewriter, loc, aAddr, offA, highA));
+            constraints += ",l";
+            aText = "$" + std::to_string(idx++);
+          }
           operands.push_back(descriptor(rewriter, loc, bAddr, offB, highB));
-          constraints += ",l,l";
+          constraints += ",l";
+          // Register A has no transpose immediate.
           text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(instrN) +
-                  "k16.f32." + type + "." + type + " {" + regs + "}, $" +
-                  std::to_string(idx) + ", $" + std::to_string(idx + 1) +
-                  ", p, 1, 1, " + (transA ? "1" : "0") + ", " +
+                  "k16.f32." + type + "." + type + " {" + regs + "}, " + aText +
+                  ", $" + std::to_string(idx) + ", p, 1, 1, " +
+                  (registerA ? "" : (transA ? "1, " : "0, ")) +
                   (transB ? "0" : "1") + "; ";
         }
         text += "}";

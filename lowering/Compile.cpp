@@ -37,7 +37,9 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   mma.warpgroupsAlongN = options.warpgroupsAlongN;
   pm.addPass(tile::createTileAccelerateMma(mma));
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(tile::createTileRemoveLayoutConversions());
+  tile::TileRemoveLayoutConversionsOptions conversions;
+  conversions.wgmmaRegisterA = options.wgmmaRegisterA;
+  pm.addPass(tile::createTileRemoveLayoutConversions(conversions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (options.pipeline) {

@@ -36,6 +36,9 @@ struct CompileOptions {
   /// Let warpgroups that M does not fill split N (tile-accelerate-mma
   /// warpgroups-along-n): 64-row products on 8 warps go to wgmma.
   bool warpgroupsAlongN = false;
+  /// Take wgmma's A from registers where every thread already holds its
+  /// fragments (tile-remove-layout-conversions wgmma-register-a).
+  bool wgmmaRegisterA = true;
 };
 
 struct CompiledModule {

@@ -712,17 +712,6 @@ Value mmaInput(OpBuilder &b, Location loc, Value v, bool roundToTF32) {
   return LLVM::BitcastOp::create(b, loc, b.getF32Type(), op.getResult(0));
 }
 
-/// Two 16-bit values in one 32-bit register (the first in the low half).
-Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
-  Type i16 = b.getI16Type(), i32 = b.getI32Type();
-  Value l = LLVM::ZExtOp::create(b, loc, i32,
-                                 LLVM::BitcastOp::create(b, loc, i16, lo));
-  Value h = LLVM::ZExtOp::create(b, loc, i32,
-                                 LLVM::BitcastOp::create(b, loc, i16, hi));
-  return LLVM::OrOp::create(
-      b, loc, l, LLVM::ShlOp::create(b, loc, h, i32Const(b, loc, 16)));
-}
-
 /// f32 -> tf32 bits, rounded to nearest with ties away from zero (what the
 /// interpreter does for mma inputs); tf32 tiles are already rounded.
 Value toTf32(OpBuilder &b, Location loc, Value v, bool round) {

@@ -568,4 +568,15 @@ Value loadSharedAt(OpBuilder &b, Location loc, Value ptr, Type elementType) {
   return v;
 }
 
+/// Two 16-bit values in one 32-bit register (the first in the low half).
+Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
+  Type i16 = b.getI16Type(), i32 = b.getI32Type();
+  Value l = LLVM::ZExtOp::create(b, loc, i32,
+                                 LLVM::BitcastOp::create(b, loc, i16, lo));
+  Value h = LLVM::ZExtOp::create(b, loc, i32,
+                                 LLVM::BitcastOp::create(b, loc, i16, hi));
+  return LLVM::OrOp::create(
+      b, loc, l, LLVM::ShlOp::create(b, loc, h, i32Const(b, loc, 16)));
+}
+
 } // namespace tessera::lowering

@@ -49,6 +49,8 @@ tile::LinearLayout layoutOf(mlir::RankedTensorType type);
 
 Value i32Const(OpBuilder &b, Location loc, int64_t value);
 Value i64Const(OpBuilder &b, Location loc, int64_t value);
+/// Two 16-bit values in one 32-bit register (the first in the low half).
+Value packPair(OpBuilder &b, Location loc, Value lo, Value hi);
 /// A scalar constant of an LLVM-compatible integer or float type.
 Value scalarConst(OpBuilder &b, Location loc, Type type, double value);
 

@@ -32,8 +32,16 @@ def TileRemoveLayoutConversions
     tile straight into the layout it is converted to; and carries a loop's
     tile in the layout the loop body converts it to (one conversion before
     and one after the loop instead of two per iteration: the accumulator of
-    a Tensor Core GEMM stays in mma layout).
+    a Tensor Core GEMM stays in mma layout). A wgmma operand A that every
+    thread already holds as its A fragments (an accumulator whose warps
+    all lie along M, or math on one) is read from registers instead of
+    shared memory, unless `wgmma-register-a` is off.
   }];
+  let options = [
+    Option<"wgmmaRegisterA", "wgmma-register-a", "bool", /*default=*/"true",
+           "take wgmma's A from registers where no data moves between "
+           "threads">
+  ];
 }
 
 def TileAccelerateMma : Pass<"tile-accelerate-mma", "mlir::ModuleOp"> {

@@ -436,7 +436,8 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     SmallVector<std::pair<WarpgroupMmaWaitOp, unsigned>> relaxed;
     for (WarpgroupMmaOp mma : mmas) {
-      if (!mma->hasOneUse())
+      // A register A must not be rewritten while its wgmma runs.
+      if (!mma->hasOneUse() || mma.getRegisterA())
         continue;
       auto wait = dyn_cast<WarpgroupMmaWaitOp>(*mma->getUsers().begin());
       if (!wait || !wait->hasOneUse() || *wait->getUsers().begin() != yield)

@@ -221,6 +221,37 @@ struct FragmentsFromRegisters : OpRewritePattern<LocalLoadOp> {
   }
 };
 
+/// warpgroup_mma(local_alloc(x), b) -> warpgroup_mma(convert_layout(x), b)
+/// with A in registers when every thread already holds its A fragments
+/// (an accumulator, or math on one, whose warps all lie along M): the
+/// shared-memory write, its proxy fence and barrier go away.
+struct WgmmaAFromRegisters : OpRewritePattern<WarpgroupMmaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpgroupMmaOp op,
+                                PatternRewriter &rewriter) const override {
+    auto alloc = op.getA().getDefiningOp<LocalAllocOp>();
+    if (op.getTransA() || !alloc || !alloc.getInit() ||
+        alloc.isWrittenAfterInit())
+      return failure();
+    Value tile = alloc.getInit();
+    auto from = cast<RankedTensorType>(tile.getType());
+    auto mma = cast<MmaLayoutAttr>(op.getAcc().getType().getEncoding());
+    auto dot = DotOperandLayoutAttr::get(getContext(), 0, mma, 2);
+    auto to =
+        RankedTensorType::get(from.getShape(), from.getElementType(), dot);
+    if (!getLayout(from) ||
+        registerPermutation(LinearLayout::get(getLayout(from), from.getShape()),
+                            LinearLayout::get(dot, to.getShape()))
+            .empty())
+      return failure();
+    Value fragments = ConvertLayoutOp::create(rewriter, op.getLoc(), to, tile);
+    rewriter.modifyOpInPlace(op, [&] { op.getAMutable().assign(fragments); });
+    if (alloc->use_empty())
+      rewriter.eraseOp(alloc);
+    return success();
+  }
+};
+
 /// A loop-carried tile converted to layout L at the top of each iteration
 /// and converted back from L before the yield is carried in L instead:
 /// one conversion before the loop and one after, none inside. A tile
@@ -300,6 +331,7 @@ struct HoistConstantCopies : OpRewritePattern<LocalAllocOp> {
 
 struct RemoveLayoutConversionsPass
     : impl::TileRemoveLayoutConversionsBase<RemoveLayoutConversionsPass> {
+  using TileRemoveLayoutConversionsBase::TileRemoveLayoutConversionsBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<LoadIntoLayout, CarryInLayout, StoreFromAccumulator,
@@ -307,6 +339,8 @@ struct RemoveLayoutConversionsPass
                  FragmentsFromRegisters, HoistConstantCopies,
                  CastBeforeConvert<arith::TruncFOp>,
                  CastBeforeConvert<arith::ExtFOp>>(&getContext());
+    if (wgmmaRegisterA)
+      patterns.add<WgmmaAFromRegisters>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -137,6 +137,10 @@ FusedCompile fusedCompile(const Variant &v) {
   // (1.884 vs 1.936 ms at dstate 128, 6.569 vs 7.033 at 256). H200,
   // bench/RESULTS.md, 2026-12-01.
   c.storeMatrices = v.dstateTile == 128;
+  // The scores as wgmma's A straight from registers: faster at dstate 128
+  // (1.44 -> 1.40 ms), slower at 64 (0.824 -> 0.933: shorter programs on
+  // average but a longer slowest SM). H200, bench/RESULTS.md, 2026-12-01.
+  c.wgmmaRegisterA = v.dstateTile > 64;
   return c;
 }
 
@@ -147,6 +151,8 @@ std::string compileFlags(const FusedCompile &c) {
     flags += " --stmatrix";
   if (c.warpgroupsAlongN)
     flags += " --wgmma-along-n";
+  if (!c.wgmmaRegisterA)
+    flags += " --no-wgmma-register-a";
   return flags;
 }
 

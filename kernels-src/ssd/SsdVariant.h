@@ -81,6 +81,7 @@ int64_t fusedWarps(int64_t dstateTile);
 struct FusedCompile {
   int64_t stages = 2, warps = 4;
   bool storeMatrices = false, warpgroupsAlongN = false;
+  bool wgmmaRegisterA = true;
 };
 FusedCompile fusedCompile(const Variant &variant);
 /// The same as tile-compile flags: "--stages 2 --no-swizzle --num-warps 4

@@ -197,6 +197,69 @@ int transposedGemmCases(const std::string &dir, std::mt19937_64 &rng) {
   return failures;
 }
 
+/// Chained products E = round(s (A B)) F: the first product's accumulator,
+/// scaled and rounded to the input type in its registers, is the A operand
+/// of the second (on sm_90a a wgmma with A from registers; on sm_80
+/// mma.sync fragments converted in registers). 4 warps take 64 rows, 8
+/// warps 128 (two warpgroups along M).
+int chainedGemmCases(const std::string &dir, std::mt19937_64 &rng) {
+  using namespace dsl;
+  const int64_t m = 200, k = 32, n = 64, p = 32;
+  int failures = 0;
+  for (const char *target : kTargets)
+    for (DType in : {bf16, f16})
+      for (unsigned warps : {4u, 8u}) {
+        const int64_t BM = 16 * warps;
+        std::string name = std::string("gemm_chain_") + dsl::name(in) + "_w" +
+                           std::to_string(warps);
+        KernelModule module;
+        module.kernel(
+            name,
+            {view("a", in, 2), view("b", in, 2), view("f", in, 2),
+             view("e", f32, 2)},
+            [&](KernelArgs &args) {
+              View a = args["a"], b = args["b"], f = args["f"], e = args["e"];
+              Scalar row = program_id(0), zero = 0;
+              Tile d = mma(load(a, {row, zero}, {BM, k}),
+                           load(b, {zero, zero}, {k, n}), zeros({BM, n}, f32));
+              Tile h = cast(d * 0.5, in);
+              store(e, {row, zero},
+                    mma(h, load(f, {zero, zero}, {n, p}), zeros({BM, p}, f32)));
+            });
+        gpucase::Case c;
+        c.name = name + "_" + std::to_string(m) + "x" + std::to_string(p) +
+                 "_" + target;
+        lowering::CompileOptions options;
+        options.numWarps = warps;
+        if (!compile(module, target, c, options)) {
+          ++failures;
+          continue;
+        }
+        interp::Buffer a(check::toInterp(in), {m, k}),
+            b(check::toInterp(in), {k, n}), fb(check::toInterp(in), {n, p});
+        auto av = check::fillUniform(a, rng), bv = check::fillUniform(b, rng),
+             fv = check::fillUniform(fb, rng);
+        std::vector<double> expected(m * p, 0.0);
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < n; ++j) {
+            double dij = 0;
+            for (int64_t q = 0; q < k; ++q)
+              dij += av[i * k + q] * bv[q * n + j];
+            const double hij = interp::roundTo(check::toInterp(in), 0.5 * dij);
+            for (int64_t q = 0; q < p; ++q)
+              expected[i * p + q] += hij * fv[j * p + q];
+          }
+        c.grid = {(m + BM - 1) / BM, 1, 1};
+        // The products are exact in f32 up to summation order; h's rounding
+        // can differ by one unit where s (A B) sits near a tie.
+        c.tolerance = 1e-3;
+        c.args = {viewArg(in, {m, k}, av), viewArg(in, {k, n}, bv),
+                  viewArg(in, {n, p}, fv), viewArg(f32, {m, p}, {}, expected)};
+        failures += emit(c, dir);
+      }
+  return failures;
+}
+
 int gemmCases(const std::string &dir, std::mt19937_64 &rng) {
   struct Shape {
     int64_t m, n, k;
@@ -728,9 +791,9 @@ int main(int argc, char **argv) {
   }
   std::mt19937_64 rng(seed);
   int failures = gemmCases(dir, rng) + transposedGemmCases(dir, rng) +
-                 softmaxCases(dir, rng) + ssdCases(dir, rng) +
-                 convCases(dir, rng) + levelTwoCases(dir, rng) +
-                 randomCases(dir, count, seed);
+                 chainedGemmCases(dir, rng) + softmaxCases(dir, rng) +
+                 ssdCases(dir, rng) + convCases(dir, rng) +
+                 levelTwoCases(dir, rng) + randomCases(dir, count, seed);
   std::printf("cases written to %s (%d failures)\n", dir.c_str(), failures);
   return failures ? 1 : 0;
 }

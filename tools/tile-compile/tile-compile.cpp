@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
   std::string input, output, info, target = "sm_90a";
   unsigned numWarps = 4;
   bool hints = false, pipeline = true, swizzle = true, storeMatrices = false,
-       alongN = false;
+       alongN = false, registerA = true;
   unsigned stages = 4;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -62,13 +62,16 @@ int main(int argc, char **argv) {
       storeMatrices = true;
     else if (a == "--wgmma-along-n")
       alongN = true;
+    else if (a == "--no-wgmma-register-a")
+      registerA = false;
     else if (a == "--stages")
       stages = unsigned(std::atoi(value().c_str()));
     else if (a == "--help" || a == "-h") {
       std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
                    "[--num-warps N] [--latency-hints] [--no-pipeline] "
                    "[--stages S] [--no-swizzle] [--stmatrix] "
-                   "[--wgmma-along-n] [-o out.ptx] [--info out.json]\n";
+                   "[--wgmma-along-n] [--no-wgmma-register-a] [-o out.ptx] "
+                   "[--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
       input = a;
@@ -100,6 +103,7 @@ int main(int argc, char **argv) {
   options.swizzleExchanges = swizzle;
   options.storeMatrices = storeMatrices;
   options.warpgroupsAlongN = alongN;
+  options.wgmmaRegisterA = registerA;
   std::string error;
   auto compiled = tessera::lowering::compileToPtx(*module, options, &error);
   if (mlir::failed(compiled)) {

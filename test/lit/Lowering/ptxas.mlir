@@ -9,6 +9,9 @@
 // RUN: %ptxas -arch=sm_90a -v %t.gemm90w.ptx -o %t.gemm90w.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // RUN: tessera print gemm --dtype f16 --tile 128x256x64 | tile-compile - --target sm_90a --num-warps 8 -o %t.gemm90wh.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.gemm90wh.ptx -o %t.gemm90wh.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
+// wgmma with A from registers in a pipelined loop (wgmma-register-a.mlir).
+// RUN: tile-compile %S/wgmma-register-a.mlir --target sm_90a -o %t.rega.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.rega.ptx -o %t.rega.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // RUN: tessera print gemm --dtype bf16 | tile-compile - --target sm_80 -o %t.gemm80b.ptx
 // RUN: %ptxas -arch=sm_80 -v %t.gemm80b.ptx -o %t.gemm80b.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print gemm --dtype f32 | tile-compile - --target sm_80 -o %t.gemm80.ptx

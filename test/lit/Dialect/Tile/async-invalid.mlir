@@ -157,7 +157,7 @@ tile.kernel @wgmma_plain() {
   %a = tile.local_alloc : !tile.smem<64x64xbf16, #nv>
   %b = tile.local_alloc : !tile.smem<64x64xbf16>
   %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
-  // expected-error @+1 {{operands need #tile.nvmma_shared layouts}}
+  // expected-error @+1 {{operands in shared memory need #tile.nvmma_shared layouts}}
   %d = tile.warpgroup_mma %a, %b, %z : !tile.smem<64x64xbf16, #nv>, !tile.smem<64x64xbf16>, tensor<64x64xf32, #mma>
 }
 
@@ -205,4 +205,45 @@ tile.kernel @wgmma_transposed_shapes() {
   // A stored 64 x 128 and read transposed is 128 x 64: M = 128, not 64.
   // expected-error @+1 {{shapes do not compose: '!tile.smem<64x128xbf16, #tile.nvmma_shared<swizzle = 128>>' (transposed) * '!tile.smem<64x64xbf16, #tile.nvmma_shared<swizzle = 128>>' + 'tensor<64x64xf32, #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>>'}}
   %d = tile.warpgroup_mma %a transposed, %b, %z : !tile.smem<64x128xbf16, #nv>, !tile.smem<64x64xbf16, #nv>, tensor<64x64xf32, #mma>
+}
+
+// -----
+
+// A register A operand must be in the accumulator's A dot-operand layout.
+#nv = #tile.nvmma_shared<swizzle = 128>
+#mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+#mma2 = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+#dot2 = #tile.dot_operand<idx = 0, parent = #mma2, kwidth = 2>
+tile.kernel @wgmma_register_a_layout() {
+  %ra = arith.constant dense<1.0> : tensor<64x64xbf16, #dot2>
+  %b = tile.local_alloc : !tile.smem<64x64xbf16, #nv>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  // expected-error @+1 {{an A operand in registers must be untransposed in the A dot-operand layout (kwidth 2) of the accumulator's layout, got 'tensor<64x64xbf16, #tile.dot_operand<idx = 0, parent = <version = 2, wpc = [4, 1], instr = [16, 8]>, kwidth = 2>>'}}
+  %d = tile.warpgroup_mma %ra, %b, %z : tensor<64x64xbf16, #dot2>, !tile.smem<64x64xbf16, #nv>, tensor<64x64xf32, #mma>
+}
+
+// -----
+
+#nv = #tile.nvmma_shared<swizzle = 128>
+#mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+#dot = #tile.dot_operand<idx = 0, parent = #mma, kwidth = 2>
+tile.kernel @wgmma_register_a_transposed() {
+  %ra = arith.constant dense<1.0> : tensor<64x64xbf16, #dot>
+  %b = tile.local_alloc : !tile.smem<64x64xbf16, #nv>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  // expected-error @+1 {{an A operand in registers must be untransposed}}
+  %d = tile.warpgroup_mma %ra transposed, %b, %z : tensor<64x64xbf16, #dot>, !tile.smem<64x64xbf16, #nv>, tensor<64x64xf32, #mma>
+}
+
+// -----
+
+#nv = #tile.nvmma_shared<swizzle = 128>
+#mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+#dot = #tile.dot_operand<idx = 0, parent = #mma, kwidth = 2>
+tile.kernel @wgmma_register_a_shape() {
+  %ra = arith.constant dense<1.0> : tensor<64x32xbf16, #dot>
+  %b = tile.local_alloc : !tile.smem<64x64xbf16, #nv>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  // expected-error @+1 {{shapes do not compose}}
+  %d = tile.warpgroup_mma %ra, %b, %z : tensor<64x32xbf16, #dot>, !tile.smem<64x64xbf16, #nv>, tensor<64x64xf32, #mma>
 }

@@ -27,3 +27,14 @@ tile.kernel @hopper(%a: !tile.view<?x?xbf16>) {
   tile.sync_threads
   %f = tile.local_alloc %w : tensor<64x64xf32, #mma> -> !tile.smem<64x64xf32, #nv>
 }
+
+// A in registers, in the accumulator's A dot-operand layout.
+#dot = #tile.dot_operand<idx = 0, parent = #mma, kwidth = 2>
+// CHECK-LABEL: tile.kernel @register_a
+// CHECK: tile.warpgroup_mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64xbf16, #dot_op>, !tile.smem<64x64xbf16, {{.*}}>, tensor<64x64xf32, #mma>
+tile.kernel @register_a() {
+  %ra = arith.constant dense<1.0> : tensor<64x64xbf16, #dot>
+  %s = tile.local_alloc : !tile.smem<64x64xbf16, #nv>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %d = tile.warpgroup_mma %ra, %s, %z : tensor<64x64xbf16, #dot>, !tile.smem<64x64xbf16, #nv>, tensor<64x64xf32, #mma>
+}

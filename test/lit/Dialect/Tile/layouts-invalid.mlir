@@ -55,8 +55,14 @@
 
 // -----
 
-// expected-error @+1 {{dot operands in registers are defined for version 2 (mma.sync) parents}}
-#bad = #tile.dot_operand<idx = 0, parent = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>, kwidth = 2>
+// wgmma reads B from shared memory only.
+// expected-error @+1 {{a version 3 (wgmma) parent takes only A operands (idx 0) of 16-bit types (kwidth 2) in registers}}
+#bad = #tile.dot_operand<idx = 1, parent = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>, kwidth = 2>
+
+// -----
+
+// expected-error @+1 {{a version 3 (wgmma) parent takes only A operands (idx 0) of 16-bit types (kwidth 2) in registers}}
+#bad = #tile.dot_operand<idx = 0, parent = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>, kwidth = 1>
 
 // -----
 
