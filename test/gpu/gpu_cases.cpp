@@ -452,12 +452,19 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
       lowering::CompileOptions options;
       options.target = target;
       if (pb.fused) {
-        // The warps the kernel library compiles it for (stages, swizzle and
-        // stmatrix stay at their defaults here).
+        // The options the kernel library compiles it with (ssd::fusedCompile),
+        // so the GPU runs the shipped PTX; on sm_80 only the warps (no
+        // stmatrix or wgmma there).
         const ssd::FusedCompile library = ssd::fusedCompile(
             ssd::fusedVariantFor(s, o, ssd::ElementType::bf16));
         options.numWarps = unsigned(library.warps);
-        options.warpgroupsAlongN = library.warpgroupsAlongN;
+        if (std::string(target) == "sm_90a") {
+          options.stages = unsigned(library.stages);
+          options.swizzleExchanges = false;
+          options.storeMatrices = library.storeMatrices;
+          options.warpgroupsAlongN = library.warpgroupsAlongN;
+          options.wgmmaRegisterA = library.wgmmaRegisterA;
+        }
       }
       std::string error;
       auto compiled = lowering::compileToPtx(module.module(), options, &error);
