@@ -628,8 +628,17 @@ LogicalResult WarpgroupMmaOp::verify() {
            << a << (getTransA() ? " (transposed)" : "") << " * " << b
            << (getTransB() ? " (transposed)" : "") << " + " << c;
   Type in = getAElementType();
-  if (in != b.getElementType() || !isa<BFloat16Type, Float16Type>(in))
-    return emitOpError("operands must both be bf16 or both f16");
+  if (in != b.getElementType() || !isa<BFloat16Type, Float16Type>(in)) {
+    if (in != b.getElementType() || !in.isF32())
+      return emitOpError("operands must both be bf16, both f16 or both f32 "
+                         "(read as tf32)");
+    // PTX: tf32 (and 8-bit) wgmma reads both operands K-major from shared
+    // memory.
+    if (getTransA() || !getTransB() || getRegisterA())
+      return emitOpError("f32 (tf32) operands must both be K-major in shared "
+                         "memory: A stored M x K, B stored N x K "
+                         "(transposed)");
+  }
   auto sharedA = dyn_cast<SharedMemType>(a);
   if ((sharedA &&
        !isa_and_nonnull<NvmmaSharedLayoutAttr>(sharedA.getEncoding())) ||
@@ -653,8 +662,10 @@ LogicalResult WarpgroupMmaOp::verify() {
                          "accumulator's layout, got ")
              << ra;
   }
-  if (getK() % 16 != 0)
-    return emitOpError("K must be a multiple of 16, got ") << getK();
+  const int64_t kStep = in.isF32() ? 8 : 16;
+  if (getK() % kStep != 0)
+    return emitOpError("K must be a multiple of ") << kStep << ", got "
+                                                    << getK();
   const int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
   if (c.getDimSize(0) % (16 * wm) != 0 || wm % 4 != 0 ||
       c.getDimSize(1) % (mma.getInstrShape()[1] * wn) != 0)

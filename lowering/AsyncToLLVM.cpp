@@ -956,6 +956,9 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
     const int64_t m = op.getM(), k = op.getK(), n = op.getN();
     const bool transA = op.getTransA(), transB = op.getTransB();
     const int64_t eb = elementBytes(b.getElementType());
+    // f32 operands are read as tf32, 8 of K per instruction.
+    const bool tf32 = b.getElementType().isF32();
+    const int64_t kStep = tf32 ? 8 : 16;
     const int64_t instrN = mma.getInstrShape()[1];
     // Warpgroups stack along M (wm / 4 of them), then along N (wn).
     const int64_t warps = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
@@ -997,7 +1000,9 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
                        int64_t perSlab) {
       return (col0 / perSlab) * k * span + k0 * span;
     };
-    const std::string type = b.getElementType().isBF16() ? "bf16" : "f16";
+    const std::string type = tf32                           ? "tf32"
+                             : b.getElementType().isBF16() ? "bf16"
+                                                           : "f16";
 
     Value aAddr = registerA ? Value()
                             : LLVM::PtrToIntOp::create(rewriter, loc,
@@ -1076,8 +1081,9 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
                            std::to_string(2 * perSet) + ", 0; ";
         operands.push_back(one);
         constraints += ",r";
-        for (int64_t kk = 0; kk < k / 16; ++kk) {
-          int64_t k0 = 16 * kk, row0 = 16 * warps * r, n0 = nr * instrN * wn;
+        for (int64_t kk = 0; kk < k / kStep; ++kk) {
+          int64_t k0 = kStep * kk, row0 = 16 * warps * r,
+                  n0 = nr * instrN * wn;
           int64_t offA = transA ? mnMajor(k0, row0, spanA, perSlabA)
                                 : kMajor(k0, row0, m, spanA, perSlabA);
           int64_t offB = transB ? kMajor(k0, n0, n, spanB, perSlabB)
@@ -1101,12 +1107,15 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
           }
           operands.push_back(descriptor(rewriter, loc, bAddr, offB, highB));
           constraints += ",l";
-          // Register A has no transpose immediate.
+          // Register A has no transpose immediate, tf32 neither.
+          std::string trans;
+          if (!tf32)
+            trans = std::string(registerA ? "" : (transA ? ", 1" : ", 0")) +
+                    (transB ? ", 0" : ", 1");
           text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(instrN) +
-                  "k16.f32." + type + "." + type + " {" + regs + "}, " + aText +
-                  ", $" + std::to_string(idx) + ", p, 1, 1, " +
-                  (registerA ? "" : (transA ? "1, " : "0, ")) +
-                  (transB ? "0" : "1") + "; ";
+                  "k" + std::to_string(kStep) + ".f32." + type + "." + type +
+                  " {" + regs + "}, " + aText + ", $" + std::to_string(idx) +
+                  ", p, 1, 1" + trans + "; ";
         }
         text += "}";
         SmallVector<Type> types(perSet, rewriter.getF32Type());

@@ -35,6 +35,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   tile::TileAccelerateMmaOptions mma;
   mma.target = options.target;
   mma.warpgroupsAlongN = options.warpgroupsAlongN;
+  mma.wgmmaTf32 = options.wgmmaTf32;
   pm.addPass(tile::createTileAccelerateMma(mma));
   pm.addPass(createCanonicalizerPass());
   tile::TileRemoveLayoutConversionsOptions conversions;

@@ -39,6 +39,8 @@ struct CompileOptions {
   /// Take wgmma's A from registers where every thread already holds its
   /// fragments (tile-remove-layout-conversions wgmma-register-a).
   bool wgmmaRegisterA = true;
+  /// f32 (tf32) products on wgmma too (tile-accelerate-mma wgmma-tf32).
+  bool wgmmaTf32 = false;
 };
 
 struct CompiledModule {

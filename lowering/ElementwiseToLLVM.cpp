@@ -148,6 +148,46 @@ struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
   }
 };
 
+/// Casts to and from tf32, whose registers hold f32: f32 -> tf32 rounds to
+/// nearest, ties away from zero (cvt.rna.tf32.f32, as the interpreter and
+/// mma.sync's fragments round); tf32 -> f32 keeps the bits.
+template <typename CastOp>
+struct Tf32CastLowering : OpConversionPattern<CastOp> {
+  Tf32CastLowering(TileTypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern<CastOp>(converter, ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(CastOp op, typename CastOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto in = dyn_cast<RankedTensorType>(op.getIn().getType());
+    auto out = dyn_cast<RankedTensorType>(op.getType());
+    if (!in || !out || !tile::getLayout(out) ||
+        tile::getLayout(in) != tile::getLayout(out))
+      return failure();
+    const bool round = isa<FloatTF32Type>(out.getElementType()) &&
+                       in.getElementType().isF32();
+    const bool widen = isa<FloatTF32Type>(in.getElementType()) &&
+                       out.getElementType().isF32();
+    if (!round && !widen)
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> values = unpackStruct(rewriter, loc, adaptor.getIn());
+    if (round)
+      for (Value &v : values) {
+        auto cvt = LLVM::InlineAsmOp::create(
+            rewriter, loc, rewriter.getI32Type(), ValueRange{v},
+            "cvt.rna.tf32.f32 $0, $1;", "=r,f", /*has_side_effects=*/false,
+            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr(), ArrayAttr());
+        v = LLVM::BitcastOp::create(rewriter, loc, rewriter.getF32Type(),
+                                    cvt.getResult(0));
+      }
+    rewriter.replaceOp(
+        op, packStruct(rewriter, loc,
+                       this->getTypeConverter()->convertType(out), values));
+    return success();
+  }
+};
+
 struct SplatLowering : OpConversionPattern<tile::SplatOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -195,6 +235,9 @@ void populateElementwiseToLLVMPatterns(TileTypeConverter &converter,
   patterns.add<ElementwiseLowering>(converter, patterns.getContext());
   patterns.add<ConstantLowering, SplatLowering, IotaLowering>(
       converter, patterns.getContext());
+  patterns.add<Tf32CastLowering<arith::TruncFOp>,
+               Tf32CastLowering<arith::ExtFOp>>(converter,
+                                                patterns.getContext());
 }
 
 } // namespace tessera::lowering

@@ -228,6 +228,23 @@ struct PermuteLowering : IndexMapPattern<tile::PermuteOp> {
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType src = op.getSource().getType(), dst = op.getType();
     ArrayRef<int64_t> perm = op.getPermutation();
+    // A result layout that is the source's with its dimensions permuted
+    // (a transposed blocked layout) keeps every element in its register.
+    if (tile::getLayout(src) && tile::getLayout(dst)) {
+      tile::LinearLayout in = layoutOf(src), out = layoutOf(dst);
+      bool same = true;
+      for (auto d : {tile::LinearLayout::Register, tile::LinearLayout::Lane,
+                     tile::LinearLayout::Warp}) {
+        same = same && in.numBits(d) == out.numBits(d);
+        for (int bit = 0; same && bit < in.numBits(d); ++bit)
+          for (size_t i = 0; i < perm.size(); ++i)
+            same = same && out.bases(d)[bit][i] == in.bases(d)[bit][perm[i]];
+      }
+      if (same) {
+        rewriter.replaceOp(op, adaptor.getSource());
+        return success();
+      }
+    }
     return lowerIndexMap(
         op, adaptor.getSource(), src, dst, getTypeConverter(), rewriter,
         [&](OpBuilder &b, Location loc, ArrayRef<Value> c, int64_t) {

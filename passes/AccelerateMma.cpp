@@ -3,6 +3,7 @@
 
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -60,8 +61,9 @@ struct WgmmaShape {
 /// `alongN` the rest split N (so eight warps still take a 64-row product
 /// on wgmma). Nullopt when wgmma cannot take the shape.
 std::optional<WgmmaShape> wgmmaShape(int64_t m, int64_t n, int64_t k,
-                                     unsigned numWarps, bool alongN) {
-  if (numWarps % 4 != 0 || m % 64 != 0 || k % 16 != 0)
+                                     unsigned numWarps, bool alongN,
+                                     int64_t kStep) {
+  if (numWarps % 4 != 0 || m % 64 != 0 || k % kStep != 0)
     return std::nullopt;
   unsigned wm = numWarps;
   while (alongN && wm > 4 && m % (16 * wm) != 0)
@@ -102,25 +104,63 @@ Value transposeSource(Value v) {
   return permute.getSource();
 }
 
+/// The blocked layout of the 2-D transpose of a tile in `layout`: the same
+/// threads and registers hold the same elements, so the transpose moves
+/// no data.
+BlockedLayoutAttr transposedLayout(BlockedLayoutAttr layout) {
+  auto swap = [](ArrayRef<unsigned> v) {
+    return SmallVector<unsigned>{v[1], v[0]};
+  };
+  SmallVector<unsigned> order;
+  for (unsigned d : layout.getOrder())
+    order.push_back(1 - d);
+  return BlockedLayoutAttr::get(
+      layout.getContext(), swap(layout.getSizePerThread()),
+      swap(layout.getThreadsPerWarp()), swap(layout.getWarpsPerCTA()), order);
+}
+
+/// An f32 tile rounded to tf32 (nearest, as mma.sync's fragments are) and
+/// held as f32 again, so that wgmma, which reads the top 19 bits of each
+/// f32 in shared memory, multiplies what mma.sync and the interpreter do.
+Value roundedToTf32(OpBuilder &builder, Location loc, Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  auto as = [&](Type element) {
+    return RankedTensorType::get(t.getShape(), element, t.getEncoding());
+  };
+  if (t.getElementType().isF32())
+    v = arith::TruncFOp::create(builder, loc,
+                                as(FloatTF32Type::get(builder.getContext())),
+                                v);
+  return arith::ExtFOp::create(builder, loc, as(builder.getF32Type()), v);
+}
+
 /// tile.mma -> local_alloc A and B into swizzled shared memory, wgmma on
 /// the version 3 accumulator, wait. An operand that is a transpose is
-/// written as its source and read transposed by wgmma (no exchange). Fails
-/// (leaving the op) when the shape or the operand tiles do not fit.
-LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps, bool alongN) {
+/// written as its source and read transposed by wgmma (no exchange); tf32
+/// operands must both be K-major, so a B that is K x N is transposed in
+/// registers and written N x K. Fails (leaving the op) when the shape or
+/// the operand tiles do not fit.
+LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps, bool alongN,
+                             bool tf32) {
   MLIRContext *ctx = op.getContext();
   RankedTensorType a = op.getA().getType(), b = op.getB().getType(),
                    c = op.getAcc().getType();
   int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
-  int64_t bytes = a.getElementType().getIntOrFloatBitWidth() / 8;
-  std::optional<WgmmaShape> shape = wgmmaShape(m, n, k, numWarps, alongN);
+  int64_t bytes = tf32 ? 4 : a.getElementType().getIntOrFloatBitWidth() / 8;
+  std::optional<WgmmaShape> shape =
+      wgmmaShape(m, n, k, numWarps, alongN, tf32 ? 8 : 16);
   if (!shape)
     return failure();
   // Each operand as stored: itself, or the source of its transpose.
   Value storedA = op.getA(), storedB = op.getB();
-  if (Value src = transposeSource(storedA); src && getLayout(src.getType()))
+  if (Value src = transposeSource(storedA);
+      !tf32 && src && getLayout(src.getType()))
     storedA = src;
   if (Value src = transposeSource(storedB); src && getLayout(src.getType()))
     storedB = src;
+  if (tf32 && storedB == op.getB() &&
+      !isa_and_nonnull<BlockedLayoutAttr>(getLayout(b)))
+    return failure();
   auto ta = cast<RankedTensorType>(storedA.getType()),
        tb = cast<RankedTensorType>(storedB.getType());
   // B stored K x N (N contiguous) is stepped by instrN columns: its
@@ -128,12 +168,30 @@ LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps, bool alongN) {
   const int64_t colsB = storedB == op.getB()
                             ? std::min<int64_t>(tb.getDimSize(1), shape->instrN)
                             : tb.getDimSize(1);
+  // tf32: a B that is K x N goes to shared memory as N x K.
+  const bool transposeB = tf32 && storedB == op.getB();
   unsigned swizzleA = swizzleFor(ta.getDimSize(0), ta.getDimSize(1), bytes),
-           swizzleB = swizzleFor(tb.getDimSize(0), colsB, bytes);
+           swizzleB =
+               transposeB
+                   ? swizzleFor(tb.getDimSize(1), tb.getDimSize(0), bytes)
+                   : swizzleFor(tb.getDimSize(0), colsB, bytes);
   if (!swizzleA || !swizzleB || !getLayout(ta) || !getLayout(tb))
     return failure();
   OpBuilder builder(op);
   Location loc = op.getLoc();
+  if (tf32) {
+    storedA = roundedToTf32(builder, loc, storedA);
+    storedB = roundedToTf32(builder, loc, storedB);
+    if (transposeB) {
+      auto blocked = cast<BlockedLayoutAttr>(getLayout(b));
+      auto nk = RankedTensorType::get({n, k}, builder.getF32Type(),
+                                      transposedLayout(blocked));
+      storedB = PermuteOp::create(builder, loc, nk, storedB,
+                                  builder.getDenseI64ArrayAttr({1, 0}));
+    }
+    ta = cast<RankedTensorType>(storedA.getType());
+    tb = cast<RankedTensorType>(storedB.getType());
+  }
   auto smem = [&](RankedTensorType t, unsigned swizzle) {
     return SharedMemType::get(ctx, t.getShape(), t.getElementType(),
                               NvmmaSharedLayoutAttr::get(ctx, swizzle));
@@ -144,8 +202,13 @@ LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps, bool alongN) {
                                 {64, unsigned(shape->instrN)});
   Value acc =
       ConvertLayoutOp::create(builder, loc, withLayout(c, mma), op.getAcc());
+  // The buffers hold A as M x K unless it was stored from its transpose's
+  // source, B as N x K when it came from a transpose's source or (tf32)
+  // was transposed above.
+  const bool transA = tf32 ? false : storedA != op.getA();
+  const bool transB = tf32 ? true : storedB != op.getB();
   Value d = WarpgroupMmaOp::create(builder, loc, acc.getType(), sa, sb, acc,
-                                   storedA != op.getA(), storedB != op.getB());
+                                   transA, transB);
   Value done = WarpgroupMmaWaitOp::create(builder, loc, d, 0);
   Value back = ConvertLayoutOp::create(builder, loc, c, done);
   op.getResult().replaceAllUsesWith(back);
@@ -177,8 +240,10 @@ struct AccelerateMmaPass : impl::TileAccelerateMmaBase<AccelerateMmaPass> {
       if ((!tf32 && !isa<BFloat16Type, Float16Type>(in)) || !getLayout(c) ||
           isa<MmaLayoutAttr>(c.getEncoding()))
         return;
-      if (!tf32 && target == "sm_90a" &&
-          succeeded(toWarpgroupMma(op, numWarps, warpgroupsAlongN)))
+      // tf32x3 (three products of split operands) stays on mma.sync.
+      const bool split = op.getPrecision() == MmaPrecision::tf32x3;
+      if (target == "sm_90a" && !split && (!tf32 || wgmmaTf32) &&
+          succeeded(toWarpgroupMma(op, numWarps, warpgroupsAlongN, tf32)))
         return;
       int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
       auto warps = warpsFor(m, n, numWarps);

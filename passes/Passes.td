@@ -71,12 +71,21 @@ def TileAccelerateMma : Pass<"tile-accelerate-mma", "mlir::ModuleOp"> {
     default: such products otherwise stay on mma.sync, whose chained
     products keep their fragments in registers (measured faster for the
     long convolution's DFT products).
+
+    With `wgmma-tf32`, f32 inputs (tf32 precision) take wgmma too
+    (m64nNk8): both operands are rounded to tf32 in registers and written
+    K-major, a B that is K x N transposed in registers (PTX has no
+    transposed tf32 operand). Off by default: the rounding and the
+    transpose keep the operands off TMA, and the f32 GEMM measured slower
+    than on mma.sync (bench/RESULTS.md).
   }];
   let options = [
     Option<"target", "target", "std::string", "\"sm_80\"",
            "sm_80 (mma.sync) or sm_90a (wgmma where the shape allows)">,
     Option<"warpgroupsAlongN", "warpgroups-along-n", "bool", "false",
            "let warpgroups that M does not fill split N (sm_90a)">,
+    Option<"wgmmaTf32", "wgmma-tf32", "bool", "false",
+           "put f32 (tf32) products on wgmma too (sm_90a)">,
   ];
   let dependentDialects = ["::tessera::tile::TileDialect"];
 }

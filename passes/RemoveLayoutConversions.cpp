@@ -235,6 +235,8 @@ struct WgmmaAFromRegisters : OpRewritePattern<WarpgroupMmaOp> {
       return failure();
     Value tile = alloc.getInit();
     auto from = cast<RankedTensorType>(tile.getType());
+    if (!isa<BFloat16Type, Float16Type>(from.getElementType()))
+      return failure(); // tf32 wgmma reads A from shared memory only
     auto mma = cast<MmaLayoutAttr>(op.getAcc().getType().getEncoding());
     auto dot = DotOperandLayoutAttr::get(getContext(), 0, mma, 2);
     auto to =

@@ -136,19 +136,24 @@ int emit(const gpucase::Case &c, const std::string &dir) {
 /// stored N x K (B^T); the kernel loads the stored tile and permutes it.
 int transposedGemmCases(const std::string &dir, std::mt19937_64 &rng) {
   using namespace dsl;
+  // f32 on sm_90a also with tf32 wgmma (tf32wg): K-major operands only.
   struct Variant {
     DType in;
     double tol;
+    bool tf32 = false;
   };
-  const Variant variants[] = {{bf16, 1e-5}, {f32, 2e-3}};
+  const Variant variants[] = {{bf16, 1e-5}, {f32, 2e-3}, {f32, 2e-3, true}};
   const int64_t m = 200, n = 136, k = 96, BM = 64, BN = 64, BK = 32;
   int failures = 0;
   for (const char *target : kTargets)
     for (const Variant &v : variants)
       for (auto [transA, transB] :
            {std::pair{true, false}, {false, true}, {true, true}}) {
+        if (v.tf32 && std::string(target) != "sm_90a")
+          continue;
         std::string name = std::string("gemm_") + (transA ? "t" : "n") +
-                           (transB ? "t" : "n") + "_" + dsl::name(v.in);
+                           (transB ? "t" : "n") + "_" + dsl::name(v.in) +
+                           (v.tf32 ? "_tf32wg" : "");
         KernelModule module;
         module.kernel(
             name, {view("a", v.in, 2), view("b", v.in, 2), view("c", f32, 2)},
@@ -169,7 +174,9 @@ int transposedGemmCases(const std::string &dir, std::mt19937_64 &rng) {
         gpucase::Case c;
         c.name = name + "_" + std::to_string(m) + "x" + std::to_string(n) +
                  "x" + std::to_string(k) + "_" + target;
-        if (!compile(module, target, c)) {
+        lowering::CompileOptions options;
+        options.wgmmaTf32 = v.tf32;
+        if (!compile(module, target, c, options)) {
           ++failures;
           continue;
         }
@@ -281,22 +288,28 @@ int gemmCases(const std::string &dir, std::mt19937_64 &rng) {
   // with warpgroups along N (two warpgroups: instruction N 64, and 32 with
   // B's swizzle narrowed to 64 bytes). TMA (tile-pipeline) needs 16-byte
   // aligned rows; other shapes take the unpipelined wgmma path.
+  // f32 inputs on sm_90a also with tf32 wgmma (rounded operands, B
+  // transposed in registers): the 64 x 64 x 32 tile and 128 x 128 x 32 on
+  // 8 warps.
   struct Tile {
     int64_t m, n, k;
     unsigned warps;
-    bool alongN = false;
+    bool alongN = false, tf32 = false;
   };
   const Tile tiles[] = {{64, 64, 32, 4},
                         {128, 256, 64, 8},
                         {64, 128, 32, 8, true},
-                        {64, 64, 32, 8, true}};
+                        {64, 64, 32, 8, true},
+                        {64, 64, 32, 4, false, true},
+                        {128, 128, 32, 8, false, true}};
   int failures = 0;
   for (const char *target : kTargets)
     for (const Variant &v : variants)
       for (const Shape &s : shapes)
         for (const Tile &t : tiles) {
-          if (t.warps == 8 &&
-              (std::string(target) != "sm_90a" || v.in == dsl::f32))
+          const bool hopper = std::string(target) == "sm_90a";
+          if (t.tf32 ? !(hopper && v.in == dsl::f32)
+                     : t.warps == 8 && (!hopper || v.in == dsl::f32))
             continue;
           gemm::Config cfg{v.in, v.out, t.m, t.n, t.k};
           dsl::KernelModule module;
@@ -306,6 +319,7 @@ int gemmCases(const std::string &dir, std::mt19937_64 &rng) {
           lowering::CompileOptions options;
           options.numWarps = t.warps;
           options.warpgroupsAlongN = t.alongN;
+          options.wgmmaTf32 = t.tf32;
           // cp.async (sm_80) copies misaligned rows element by element.
           options.pipeline = std::string(target) == "sm_80" ||
                              ((s.k * eb) % 16 == 0 && (s.n * eb) % 16 == 0);
@@ -313,8 +327,8 @@ int gemmCases(const std::string &dir, std::mt19937_64 &rng) {
                    dsl::name(v.out) + "_" + std::to_string(s.m) + "x" +
                    std::to_string(s.n) + "x" + std::to_string(s.k) + "_tile" +
                    std::to_string(t.m) + "x" + std::to_string(t.n) + "_w" +
-                   std::to_string(t.warps) + (t.alongN ? "n" : "") + "_" +
-                   target;
+                   std::to_string(t.warps) + (t.alongN ? "n" : "") +
+                   (t.tf32 ? "_tf32wg" : "") + "_" + target;
           if (!compile(module, target, c, options)) {
             ++failures;
             continue;

@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
   std::string input, output, info, target = "sm_90a";
   unsigned numWarps = 4;
   bool hints = false, pipeline = true, swizzle = true, storeMatrices = false,
-       alongN = false, registerA = true;
+       alongN = false, registerA = true, tf32 = false;
   unsigned stages = 4;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -64,13 +64,16 @@ int main(int argc, char **argv) {
       alongN = true;
     else if (a == "--no-wgmma-register-a")
       registerA = false;
+    else if (a == "--wgmma-tf32")
+      tf32 = true;
     else if (a == "--stages")
       stages = unsigned(std::atoi(value().c_str()));
     else if (a == "--help" || a == "-h") {
       std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
                    "[--num-warps N] [--latency-hints] [--no-pipeline] "
                    "[--stages S] [--no-swizzle] [--stmatrix] "
-                   "[--wgmma-along-n] [--no-wgmma-register-a] [-o out.ptx] "
+                   "[--wgmma-along-n] [--no-wgmma-register-a] [--wgmma-tf32] "
+                   "[-o out.ptx] "
                    "[--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
@@ -104,6 +107,7 @@ int main(int argc, char **argv) {
   options.storeMatrices = storeMatrices;
   options.warpgroupsAlongN = alongN;
   options.wgmmaRegisterA = registerA;
+  options.wgmmaTf32 = tf32;
   std::string error;
   auto compiled = tessera::lowering::compileToPtx(*module, options, &error);
   if (mlir::failed(compiled)) {

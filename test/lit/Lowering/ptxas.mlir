@@ -14,6 +14,8 @@
 // RUN: %ptxas -arch=sm_90a -v %t.rega.ptx -o %t.rega.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // RUN: tessera print gemm --dtype bf16 | tile-compile - --target sm_80 -o %t.gemm80b.ptx
 // RUN: %ptxas -arch=sm_80 -v %t.gemm80b.ptx -o %t.gemm80b.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: tessera print gemm --dtype f32 | tile-compile - --target sm_90a --wgmma-tf32 -o %t.gemm90f.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.gemm90f.ptx -o %t.gemm90f.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // RUN: tessera print gemm --dtype f32 | tile-compile - --target sm_80 -o %t.gemm80.ptx
 // RUN: %ptxas -arch=sm_80 -v %t.gemm80.ptx -o %t.gemm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print softmax --dtype f16 | tile-compile - --target sm_90a -o %t.softmax.ptx

@@ -132,10 +132,24 @@ tile.kernel @wgmma_shapes() {
 #nv = #tile.nvmma_shared<swizzle = 128>
 #mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
 tile.kernel @wgmma_types() {
-  %a = tile.local_alloc : !tile.smem<64x64xf32, #nv>
+  %a = tile.local_alloc : !tile.smem<64x64xf16, #nv>
+  %b = tile.local_alloc : !tile.smem<64x64xf32, #nv>
   %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
-  // expected-error @+1 {{operands must both be bf16 or both f16}}
-  %d = tile.warpgroup_mma %a, %a, %z : !tile.smem<64x64xf32, #nv>, !tile.smem<64x64xf32, #nv>, tensor<64x64xf32, #mma>
+  // expected-error @+1 {{operands must both be bf16, both f16 or both f32 (read as tf32)}}
+  %d = tile.warpgroup_mma %a, %b transposed, %z : !tile.smem<64x64xf16, #nv>, !tile.smem<64x64xf32, #nv>, tensor<64x64xf32, #mma>
+}
+
+// -----
+
+// tf32 wgmma reads both operands K-major: B must be stored N x K.
+#nv = #tile.nvmma_shared<swizzle = 128>
+#mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+tile.kernel @wgmma_tf32_mn_major() {
+  %a = tile.local_alloc : !tile.smem<64x32xf32, #nv>
+  %b = tile.local_alloc : !tile.smem<32x64xf32, #nv>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  // expected-error @+1 {{f32 (tf32) operands must both be K-major in shared memory: A stored M x K, B stored N x K (transposed)}}
+  %d = tile.warpgroup_mma %a, %b, %z : !tile.smem<64x32xf32, #nv>, !tile.smem<32x64xf32, #nv>, tensor<64x64xf32, #mma>
 }
 
 // -----
