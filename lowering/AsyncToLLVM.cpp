@@ -934,6 +934,28 @@ Value descriptor(OpBuilder &b, Location loc, Value addr64, int64_t offset,
   return LLVM::OrOp::create(b, loc, a, i64Const(b, loc, int64_t(high)));
 }
 
+/// `values` passed through an asm statement as tied operands (constraint
+/// 'r' for 32-bit integers, 'f' for f32): the instruction orders every
+/// write of them before it with every read after it.
+SmallVector<Value> throughAsm(OpBuilder &b, Location loc, ValueRange values,
+                              const std::string &text, char constraint) {
+  std::string constraints;
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += std::string(i ? ",=" : "=") + constraint;
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += "," + std::to_string(i);
+  SmallVector<Type> types(values.size(), values.front().getType());
+  Type resultType =
+      values.size() == 1
+          ? types[0]
+          : LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  Value out = asmOp(b, loc, resultType, values, text, constraints);
+  SmallVector<Value> results;
+  for (size_t i = 0; i < values.size(); ++i)
+    results.push_back(values.size() == 1 ? out : extract(b, loc, out, i));
+  return results;
+}
+
 struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -1042,28 +1064,14 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
 
     SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getAcc());
     const int64_t perSet = instrN / 2;
-    if (packedA.empty()) {
+    if (packedA.empty())
       asmOp(rewriter, loc, {}, {}, "wgmma.fence.sync.aligned;", "");
-    } else {
+    else
       // The fence orders the register writes before it with the wgmma
       // reads after it: A's registers pass through it, so their packing
       // cannot sink below it.
-      std::string constraints;
-      for (size_t i = 0; i < packedA.size(); ++i)
-        constraints += (i ? ",=r" : "=r");
-      for (size_t i = 0; i < packedA.size(); ++i)
-        constraints += "," + std::to_string(i);
-      SmallVector<Type> types(packedA.size(), rewriter.getI32Type());
-      Value fenced =
-          asmOp(rewriter, loc,
-                types.size() == 1 ? TypeRange(types)
-                                  : TypeRange(LLVM::LLVMStructType::getLiteral(
-                                        rewriter.getContext(), types)),
-                packedA, "wgmma.fence.sync.aligned;", constraints);
-      for (size_t i = 0; i < packedA.size(); ++i)
-        packedA[i] =
-            types.size() == 1 ? fenced : extract(rewriter, loc, fenced, i);
-    }
+      packedA = throughAsm(rewriter, loc, packedA, "wgmma.fence.sync.aligned;",
+                           'r');
     Value one = i32Const(rewriter, loc, 1);
     for (int64_t r = 0; r < repM; ++r) {
       for (int64_t nr = 0; nr < repN; ++nr) {
@@ -1150,23 +1158,11 @@ struct WarpgroupMmaWaitLowering
     SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getAcc());
     // The accumulators are tied through the wait so nothing reads them
     // before it.
-    std::string constraints;
-    for (size_t i = 0; i < acc.size(); ++i)
-      constraints += (i ? ",=f" : "=f");
-    for (size_t i = 0; i < acc.size(); ++i)
-      constraints += "," + std::to_string(i);
-    SmallVector<Type> types(acc.size(), rewriter.getF32Type());
-    Type resultType =
-        acc.size() == 1
-            ? types[0]
-            : LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
-    Value out = asmOp(rewriter, loc, resultType, acc,
-                      "wgmma.wait_group.sync.aligned " +
-                          std::to_string(op.getPending()) + ";",
-                      constraints);
-    SmallVector<Value> values;
-    for (size_t i = 0; i < acc.size(); ++i)
-      values.push_back(acc.size() == 1 ? out : extract(rewriter, loc, out, i));
+    SmallVector<Value> values = throughAsm(
+        rewriter, loc, acc,
+        "wgmma.wait_group.sync.aligned " + std::to_string(op.getPending()) +
+            ";",
+        'f');
     Type structType = getTypeConverter()->convertType(op.getType());
     rewriter.replaceOp(op, packStruct(rewriter, loc, structType, values));
     return success();
