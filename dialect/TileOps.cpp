@@ -664,8 +664,8 @@ LogicalResult WarpgroupMmaOp::verify() {
   }
   const int64_t kStep = in.isF32() ? 8 : 16;
   if (getK() % kStep != 0)
-    return emitOpError("K must be a multiple of ") << kStep << ", got "
-                                                    << getK();
+    return emitOpError("K must be a multiple of ")
+           << kStep << ", got " << getK();
   const int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
   if (c.getDimSize(0) % (16 * wm) != 0 || wm % 4 != 0 ||
       c.getDimSize(1) % (mma.getInstrShape()[1] * wn) != 0)

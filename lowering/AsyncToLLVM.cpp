@@ -1022,7 +1022,7 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
                        int64_t perSlab) {
       return (col0 / perSlab) * k * span + k0 * span;
     };
-    const std::string type = tf32                           ? "tf32"
+    const std::string type = tf32                          ? "tf32"
                              : b.getElementType().isBF16() ? "bf16"
                                                            : "f16";
 
@@ -1070,8 +1070,8 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
       // The fence orders the register writes before it with the wgmma
       // reads after it: A's registers pass through it, so their packing
       // cannot sink below it.
-      packedA = throughAsm(rewriter, loc, packedA, "wgmma.fence.sync.aligned;",
-                           'r');
+      packedA =
+          throughAsm(rewriter, loc, packedA, "wgmma.fence.sync.aligned;", 'r');
     Value one = i32Const(rewriter, loc, 1);
     for (int64_t r = 0; r < repM; ++r) {
       for (int64_t nr = 0; nr < repN; ++nr) {
@@ -1090,8 +1090,7 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
         operands.push_back(one);
         constraints += ",r";
         for (int64_t kk = 0; kk < k / kStep; ++kk) {
-          int64_t k0 = kStep * kk, row0 = 16 * warps * r,
-                  n0 = nr * instrN * wn;
+          int64_t k0 = kStep * kk, row0 = 16 * warps * r, n0 = nr * instrN * wn;
           int64_t offA = transA ? mnMajor(k0, row0, spanA, perSlabA)
                                 : kMajor(k0, row0, m, spanA, perSlabA);
           int64_t offB = transB ? kMajor(k0, n0, n, spanB, perSlabB)
@@ -1158,11 +1157,11 @@ struct WarpgroupMmaWaitLowering
     SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getAcc());
     // The accumulators are tied through the wait so nothing reads them
     // before it.
-    SmallVector<Value> values = throughAsm(
-        rewriter, loc, acc,
-        "wgmma.wait_group.sync.aligned " + std::to_string(op.getPending()) +
-            ";",
-        'f');
+    SmallVector<Value> values =
+        throughAsm(rewriter, loc, acc,
+                   "wgmma.wait_group.sync.aligned " +
+                       std::to_string(op.getPending()) + ";",
+                   'f');
     Type structType = getTypeConverter()->convertType(op.getType());
     rewriter.replaceOp(op, packStruct(rewriter, loc, structType, values));
     return success();

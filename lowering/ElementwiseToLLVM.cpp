@@ -163,10 +163,10 @@ struct Tf32CastLowering : OpConversionPattern<CastOp> {
     if (!in || !out || !tile::getLayout(out) ||
         tile::getLayout(in) != tile::getLayout(out))
       return failure();
-    const bool round = isa<FloatTF32Type>(out.getElementType()) &&
-                       in.getElementType().isF32();
-    const bool widen = isa<FloatTF32Type>(in.getElementType()) &&
-                       out.getElementType().isF32();
+    const bool round =
+        isa<FloatTF32Type>(out.getElementType()) && in.getElementType().isF32();
+    const bool widen =
+        isa<FloatTF32Type>(in.getElementType()) && out.getElementType().isF32();
     if (!round && !widen)
       return failure();
     Location loc = op.getLoc();
@@ -235,9 +235,9 @@ void populateElementwiseToLLVMPatterns(TileTypeConverter &converter,
   patterns.add<ElementwiseLowering>(converter, patterns.getContext());
   patterns.add<ConstantLowering, SplatLowering, IotaLowering>(
       converter, patterns.getContext());
-  patterns.add<Tf32CastLowering<arith::TruncFOp>,
-               Tf32CastLowering<arith::ExtFOp>>(converter,
-                                                patterns.getContext());
+  patterns
+      .add<Tf32CastLowering<arith::TruncFOp>, Tf32CastLowering<arith::ExtFOp>>(
+          converter, patterns.getContext());
 }
 
 } // namespace tessera::lowering

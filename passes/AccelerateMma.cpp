@@ -128,9 +128,8 @@ Value roundedToTf32(OpBuilder &builder, Location loc, Value v) {
     return RankedTensorType::get(t.getShape(), element, t.getEncoding());
   };
   if (t.getElementType().isF32())
-    v = arith::TruncFOp::create(builder, loc,
-                                as(FloatTF32Type::get(builder.getContext())),
-                                v);
+    v = arith::TruncFOp::create(
+        builder, loc, as(FloatTF32Type::get(builder.getContext())), v);
   return arith::ExtFOp::create(builder, loc, as(builder.getF32Type()), v);
 }
 
@@ -171,10 +170,9 @@ LogicalResult toWarpgroupMma(MmaOp op, unsigned numWarps, bool alongN,
   // tf32: a B that is K x N goes to shared memory as N x K.
   const bool transposeB = tf32 && storedB == op.getB();
   unsigned swizzleA = swizzleFor(ta.getDimSize(0), ta.getDimSize(1), bytes),
-           swizzleB =
-               transposeB
-                   ? swizzleFor(tb.getDimSize(1), tb.getDimSize(0), bytes)
-                   : swizzleFor(tb.getDimSize(0), colsB, bytes);
+           swizzleB = transposeB ? swizzleFor(tb.getDimSize(1),
+                                              tb.getDimSize(0), bytes)
+                                 : swizzleFor(tb.getDimSize(0), colsB, bytes);
   if (!swizzleA || !swizzleB || !getLayout(ta) || !getLayout(tb))
     return failure();
   OpBuilder builder(op);

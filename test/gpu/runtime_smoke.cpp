@@ -297,7 +297,8 @@ int main() {
   rt->copyToHost(hy.data(), y, n * sizeof(float));
   bad = 0;
   for (int64_t i = 0; i < n; ++i)
-    if (!(std::fabs(hy[i] - (0.5f * hx[i] - 3.0f)) <= 1e-6f * (1 + std::fabs(hx[i]))))
+    if (!(std::fabs(hy[i] - (0.5f * hx[i] - 3.0f)) <=
+          1e-6f * (1 + std::fabs(hx[i]))))
       ++bad;
   report(s.ok && bad == 0, "affine (f32 and i32 scalars): y == 0.5 x - 3",
          s.message + " mismatches=" + std::to_string(bad));
@@ -325,12 +326,14 @@ int main() {
   big.sharedBytes = std::min(100 * 1024, rt->maxSharedBytesPerBlock());
   s = rt->launch(kPtx, big, {cdiv(n, threads), 1, 1},
                  {view1(x, n, 1), view1(y, n, 1)});
-  report(s.ok, "launch with " + std::to_string(big.sharedBytes) +
-                   " bytes of dynamic shared memory", s.message);
+  report(s.ok,
+         "launch with " + std::to_string(big.sharedBytes) +
+             " bytes of dynamic shared memory",
+         s.message);
   big.sharedBytes = rt->maxSharedBytesPerBlock() + 1;
-  expectError(rt->launch(kPtx, big, {1, 1, 1}, {view1(x, n, 1), view1(y, n, 1)}),
-              "shared memory beyond the device limit",
-              {"exceeds the device limit"});
+  expectError(
+      rt->launch(kPtx, big, {1, 1, 1}, {view1(x, n, 1), view1(y, n, 1)}),
+      "shared memory beyond the device limit", {"exceeds the device limit"});
 
   // JIT failures.
   std::string syntax = kPtx;
@@ -363,21 +366,24 @@ int main() {
   wrong.args.pop_back();
   expectError(rt->load(kPtx, wrong), "KernelInfo that does not match the PTX",
               {"does not match its PTX entry point"});
-  expectError(rt->launch(kPtx, scale, {1, 1, 1}, {view1(0, n, 1), view1(y, n, 1)}),
-              "null pointer argument", {"argument 0 'x'", "null pointer"});
+  expectError(
+      rt->launch(kPtx, scale, {1, 1, 1}, {view1(0, n, 1), view1(y, n, 1)}),
+      "null pointer argument", {"argument 0 'x'", "null pointer"});
   expectError(rt->launch(kPtx, scale, {1, 1, 1},
                          {view1(x + 4, n - 1, 1), view1(y, n, 1)}),
               "misaligned pointer argument", {"misaligned"});
   expectError(rt->launch(kPtx, scale, {1, 1, 1}, {view1(x, n, 1)}),
               "wrong argument count", {"takes 2 arguments"});
-  expectError(rt->launch(kPtx, scale, {1, 1, 1}, {view1(x, -1, 1), view1(y, n, 1)}),
-              "negative size", {"negative size"});
-  expectError(rt->launch(kPtx, affine, {1, 1, 1},
-                         {view1(x, n, 1), view1(y, n, 1), 0.5, int64_t(1) << 40}),
-              "i32 scalar out of range", {"i32 range"});
-  expectError(rt->launch(kPtx, scale, {1, 70000, 1},
-                         {view1(x, n, 1), view1(y, n, 1)}),
-              "grid too large", {"grid.y = 70000"});
+  expectError(
+      rt->launch(kPtx, scale, {1, 1, 1}, {view1(x, -1, 1), view1(y, n, 1)}),
+      "negative size", {"negative size"});
+  expectError(
+      rt->launch(kPtx, affine, {1, 1, 1},
+                 {view1(x, n, 1), view1(y, n, 1), 0.5, int64_t(1) << 40}),
+      "i32 scalar out of range", {"i32 range"});
+  expectError(
+      rt->launch(kPtx, scale, {1, 70000, 1}, {view1(x, n, 1), view1(y, n, 1)}),
+      "grid too large", {"grid.y = 70000"});
   expectError(rt->launch(kPtx, scale, {int64_t(1) << 31, 1, 1},
                          {view1(x, n, 1), view1(y, n, 1)}),
               "grid.x too large", {"grid.x"});
@@ -394,7 +400,8 @@ int main() {
   DevicePtr wild = 0xdead00000000ull;
   s = rt->launch(kPtx, scale, {cdiv(n, threads), 1, 1},
                  {view1(wild, n, 1), view1(wild, n, 1)});
-  expectError(s, "a faulting kernel is reported", {"kernel 'scale2'", "CUDA_ERROR_"});
+  expectError(s, "a faulting kernel is reported",
+              {"kernel 'scale2'", "CUDA_ERROR_"});
   if (!s.ok)
     expectError(rt->synchronize(), "later calls fail clearly", {"CUDA_ERROR_"});
 
