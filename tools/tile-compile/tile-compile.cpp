@@ -25,16 +25,32 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 
 int main(int argc, char **argv) {
-  std::string input, output, info, target = "sm_90a";
-  unsigned numWarps = 4;
-  bool hints = false, pipeline = true, swizzle = true, storeMatrices = false,
-       alongN = false, registerA = true, tf32 = false;
-  unsigned stages = 4;
+  std::string input, output, info;
+  tessera::lowering::CompileOptions options;
+  options.target = "sm_90a";
+  // Flags that set one option each: the flag, the option, its value.
+  const struct {
+    const char *flag;
+    bool tessera::lowering::CompileOptions::*option;
+    bool value;
+  } switches[] = {
+      {"--latency-hints", &tessera::lowering::CompileOptions::latencyHints,
+       true},
+      {"--no-pipeline", &tessera::lowering::CompileOptions::pipeline, false},
+      {"--no-swizzle", &tessera::lowering::CompileOptions::swizzleExchanges,
+       false},
+      {"--stmatrix", &tessera::lowering::CompileOptions::storeMatrices, true},
+      {"--wgmma-along-n", &tessera::lowering::CompileOptions::warpgroupsAlongN,
+       true},
+      {"--no-wgmma-register-a",
+       &tessera::lowering::CompileOptions::wgmmaRegisterA, false},
+      {"--wgmma-tf32", &tessera::lowering::CompileOptions::wgmmaTf32, true}};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -44,30 +60,20 @@ int main(int argc, char **argv) {
       }
       return argv[++i];
     };
-    if (a == "--target")
-      target = value();
+    auto on = std::find_if(std::begin(switches), std::end(switches),
+                           [&](const auto &s) { return a == s.flag; });
+    if (on != std::end(switches))
+      options.*(on->option) = on->value;
+    else if (a == "--target")
+      options.target = value();
     else if (a == "--num-warps")
-      numWarps = unsigned(std::atoi(value().c_str()));
+      options.numWarps = unsigned(std::atoi(value().c_str()));
     else if (a == "-o")
       output = value();
     else if (a == "--info")
       info = value();
-    else if (a == "--latency-hints")
-      hints = true;
-    else if (a == "--no-pipeline")
-      pipeline = false;
-    else if (a == "--no-swizzle")
-      swizzle = false;
-    else if (a == "--stmatrix")
-      storeMatrices = true;
-    else if (a == "--wgmma-along-n")
-      alongN = true;
-    else if (a == "--no-wgmma-register-a")
-      registerA = false;
-    else if (a == "--wgmma-tf32")
-      tf32 = true;
     else if (a == "--stages")
-      stages = unsigned(std::atoi(value().c_str()));
+      options.stages = unsigned(std::atoi(value().c_str()));
     else if (a == "--help" || a == "-h") {
       std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
                    "[--num-warps N] [--latency-hints] [--no-pipeline] "
@@ -97,17 +103,6 @@ int main(int argc, char **argv) {
       mlir::parseSourceFile<mlir::ModuleOp>(input, sourceMgr, &context);
   if (!module)
     return 1;
-  tessera::lowering::CompileOptions options;
-  options.target = target;
-  options.numWarps = numWarps;
-  options.latencyHints = hints;
-  options.pipeline = pipeline;
-  options.stages = stages;
-  options.swizzleExchanges = swizzle;
-  options.storeMatrices = storeMatrices;
-  options.warpgroupsAlongN = alongN;
-  options.wgmmaRegisterA = registerA;
-  options.wgmmaTf32 = tf32;
   std::string error;
   auto compiled = tessera::lowering::compileToPtx(*module, options, &error);
   if (mlir::failed(compiled)) {
