@@ -3,7 +3,7 @@
 //   tessera-ssd-bench --lib DIR [--batch 8] [--seqlen 4096] [--nheads 80]
 //       [--headdim 64] [--dstate 128] [--ngroups 1] [--dtype bf16]
 //       [--options layer|all|none|D,Dpc,z,bias,softplus,seq,h0,hT]
-//       [--pairs 4] [--iters 20] [--no-time]
+//       [--pairs 4] [--iters 20] [--no-time] [--segments 0]
 //
 // Runs ssd::forward (the public entry point, kernels from the library
 // folder DIR) on fresh random inputs:
@@ -16,6 +16,8 @@
 //   time: CUDA events, 3 warm-up forwards, median of --iters; the bytes the
 //     forward must move (inputs read once, y written once) and the time
 //     that takes at the H200's measured 4.27 TB/s.
+//   --segments: the split forward's segments (0: ssd::forward chooses,
+//     with a workspace for them; 1: one walk over the sequence).
 // Prints one "check" line (PASS/FAIL) and one "time" line; exits 1 on FAIL.
 //
 //===----------------------------------------------------------------------===//
@@ -50,6 +52,7 @@ struct Options {
   std::string optionList = "layer";
   std::string lib;
   int pairs = 4, iters = 20;
+  int64_t segments = 0;
   bool time = true;
 };
 
@@ -101,6 +104,8 @@ int main(int argc, char **argv) {
       opt.pairs = std::stoi(next());
     else if (a == "--iters")
       opt.iters = std::stoi(next());
+    else if (a == "--segments")
+      opt.segments = std::stoll(next());
     else if (a == "--no-time")
       opt.time = false;
     else if (a == "--dtype") {
@@ -252,8 +257,24 @@ int main(int argc, char **argv) {
   if (o.returnFinalStates)
     args.finalStates = dev(hT);
 
-  const std::string name =
-      ssd::fusedKernelName(ssd::fusedVariantFor(s, o, opt.dtype));
+  // The workspace of the split forward, for the segments it will run.
+  const int64_t segments =
+      opt.segments
+          ? opt.segments
+          : ssd::automaticSegments(*runtime, lib, s, o, opt.dtype, args);
+  if (size_t bytes = ssd::workspaceBytes(s, o, opt.dtype, segments)) {
+    Tensor w;
+    if (!runtime->alloc(bytes, w.ptr)) {
+      std::fprintf(stderr, "device allocation failed\n");
+      return 1;
+    }
+    args.workspace = ssd::DeviceTensor{w.ptr, {int64_t(bytes)}, {}};
+  }
+  const ssd::Variant variant = ssd::fusedVariantFor(s, o, opt.dtype);
+  const std::string name = segments > 1
+                               ? ssd::segmentScanName(variant) + " (" +
+                                     std::to_string(segments) + " segments)"
+                               : ssd::fusedKernelName(variant);
   char shapeText[160];
   std::snprintf(shapeText, sizeof shapeText,
                 "batch %lld seqlen %lld nheads %lld headdim %lld dstate %lld "
@@ -261,7 +282,8 @@ int main(int argc, char **argv) {
                 (long long)Bt, (long long)L, (long long)H, (long long)P,
                 (long long)N, (long long)G, ssd::name(opt.dtype),
                 opt.optionList.c_str());
-  if (rt::Status st = ssd::forward(*runtime, lib, s, o, opt.dtype, args);
+  if (rt::Status st =
+          ssd::forward(*runtime, lib, s, o, opt.dtype, args, segments);
       !st || !(st = runtime->synchronize())) {
     std::printf("FAIL: %s: %s\n", shapeText, st.message.c_str());
     return 1;
@@ -372,8 +394,10 @@ int main(int argc, char **argv) {
     return 0;
   std::vector<double> millis;
   if (rt::Status st = runtime->time(
-          [&] { return ssd::forward(*runtime, lib, s, o, opt.dtype, args); }, 3,
-          opt.iters, millis);
+          [&] {
+            return ssd::forward(*runtime, lib, s, o, opt.dtype, args, segments);
+          },
+          3, opt.iters, millis);
       !st) {
     std::printf("FAIL: timing: %s\n", st.message.c_str());
     return 1;

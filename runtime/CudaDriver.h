@@ -79,6 +79,7 @@ constexpr int CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8;
+constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
@@ -184,6 +185,8 @@ using PFN_cuEventRecord = CUresult (*)(CUevent, CUstream);
 using PFN_cuEventSynchronize = CUresult (*)(CUevent);
 using PFN_cuEventElapsedTime = CUresult (*)(float *, CUevent, CUevent);
 using PFN_cuEventDestroy = CUresult (*)(CUevent); // _v2
+using PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor =
+    CUresult (*)(int *, CUfunction, int blockSize, size_t dynamicSharedBytes);
 using PFN_cuTensorMapEncodeTiled = CUresult (*)(
     CUtensorMap *, CUtensorMapDataType, cuuint32_t rank, void *globalAddress,
     const cuuint64_t *globalDim, const cuuint64_t *globalStrides,
@@ -223,7 +226,9 @@ using PFN_cuTensorMapEncodeTiled = CUresult (*)(
 
 /// Entry points only some kernels need: a driver without them still runs
 /// every other kernel, and those that need them report it at launch.
-#define TESSERA_CUDA_OPTIONAL_ENTRY_POINTS(X) X(cuTensorMapEncodeTiled)
+#define TESSERA_CUDA_OPTIONAL_ENTRY_POINTS(X)                                  \
+  X(cuTensorMapEncodeTiled)                                                    \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 /// The entry points of one loaded driver.
 struct Driver {

@@ -505,6 +505,7 @@ struct Runtime::Impl {
   std::string name;
   int cc = 0;
   int maxShared = kDefaultSharedLimit;
+  int multiprocessors = 0;
   std::unordered_map<std::string, std::vector<std::unique_ptr<Module>>> modules;
   Module *lastModule = nullptr; // launch's fast path
   // Device copies of encoded tensor maps, by their 128 bytes; and the same
@@ -566,6 +567,9 @@ struct Runtime::Impl {
                           const TensorMapArgs &args, DevicePtr &out);
   Status dropTensorMaps();
   Status getModule(const std::string &ptx, Module *&out, std::string *infoLog);
+  /// Raises the function's dynamic shared memory limit to what `info`
+  /// launches with, when that is above the default 48 KB.
+  Status raiseSharedLimit(Function &f, const KernelInfo &info);
   Status getFunction(const std::string &ptx, const KernelInfo &info,
                      Function *&out, std::string *infoLog);
   std::string jitHint(const detail::PtxSummary &summary, CUresult r) const;
@@ -697,6 +701,10 @@ Status Runtime::Impl::open(int requested) {
           device) != CUDA_SUCCESS)
     optin = 0;
   maxShared = std::max(plain, optin);
+  if (d.cuDeviceGetAttribute(&multiprocessors,
+                             CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                             device) != CUDA_SUCCESS)
+    multiprocessors = 0;
 
   if (Status s = check(d.cuDevicePrimaryCtxRetain(&context, device),
                        "cuDevicePrimaryCtxRetain");
@@ -923,6 +931,7 @@ Status Runtime::create(std::unique_ptr<Runtime> &out, int device) {
 std::string Runtime::deviceName() const { return impl_->name; }
 int Runtime::computeCapability() const { return impl_->cc; }
 int Runtime::maxSharedBytesPerBlock() const { return impl_->maxShared; }
+int Runtime::multiprocessors() const { return impl_->multiprocessors; }
 
 Status Runtime::load(const std::string &ptx, const KernelInfo &info,
                      std::string *jitInfoLog) {
@@ -930,6 +939,44 @@ Status Runtime::load(const std::string &ptx, const KernelInfo &info,
     return s;
   Impl::Function *f = nullptr;
   return impl_->getFunction(ptx, info, f, jitInfoLog);
+}
+
+Status Runtime::Impl::raiseSharedLimit(Function &f, const KernelInfo &info) {
+  if (info.sharedBytes + f.staticShared <= kDefaultSharedLimit ||
+      f.dynamicSharedLimit >= info.sharedBytes)
+    return Status::success();
+  if (Status s =
+          check(d.cuFuncSetAttribute(
+                    f.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    info.sharedBytes),
+                "kernel '" + info.name +
+                    "': cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                    std::to_string(info.sharedBytes) + ")");
+      !s)
+    return s;
+  f.dynamicSharedLimit = info.sharedBytes;
+  return Status::success();
+}
+
+Status Runtime::blocksPerMultiprocessor(const std::string &ptx,
+                                        const KernelInfo &info, int &blocks) {
+  blocks = 0;
+  Impl &im = *impl_;
+  if (!im.d.cuOccupancyMaxActiveBlocksPerMultiprocessor)
+    return Status::error("this CUDA driver has no "
+                         "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  if (Status s = im.activate(); !s)
+    return s;
+  Impl::Function *f = nullptr;
+  if (Status s = im.getFunction(ptx, info, f, nullptr); !s)
+    return s;
+  if (Status s = im.raiseSharedLimit(*f, info); !s)
+    return s;
+  return im.check(
+      im.d.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+          &blocks, f->fn, info.numWarps * 32, size_t(info.sharedBytes)),
+      "kernel '" + info.name +
+          "': cuOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 
 Status Runtime::launch(const std::string &ptx, const KernelInfo &info,
@@ -964,19 +1011,8 @@ Status Runtime::launch(const std::string &ptx, const KernelInfo &info,
         ") is more than it can run: it uses " + std::to_string(f->numRegs) +
         " registers per thread, which allows at most " +
         std::to_string(f->maxThreads) + " threads per block");
-  if (info.sharedBytes + f->staticShared > kDefaultSharedLimit &&
-      f->dynamicSharedLimit < info.sharedBytes) {
-    if (Status s = im.check(
-            im.d.cuFuncSetAttribute(
-                f->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                info.sharedBytes),
-            "kernel '" + info.name +
-                "': cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
-                std::to_string(info.sharedBytes) + ")");
-        !s)
-      return s;
-    f->dynamicSharedLimit = info.sharedBytes;
-  }
+  if (Status s = im.raiseSharedLimit(*f, info); !s)
+    return s;
 
   if (!maps.empty()) {
     if (im.cc < 90)

@@ -114,6 +114,8 @@ public:
   std::string deviceName() const;
   int computeCapability() const; // e.g. 90
   int maxSharedBytesPerBlock() const;
+  /// Streaming multiprocessors (0 when the driver does not say).
+  int multiprocessors() const;
 
   /// Loads (or finds in the cache) the module of `ptx` and returns the
   /// function `info.name`. JIT failures return the driver's error log.
@@ -121,6 +123,12 @@ public:
   /// spills).
   Status load(const std::string &ptx, const KernelInfo &info,
               std::string *jitInfoLog = nullptr);
+
+  /// How many blocks of `info.name` (loaded from `ptx` on first use) run at
+  /// once on one multiprocessor, with its registers, warps and shared
+  /// memory (cuOccupancyMaxActiveBlocksPerMultiprocessor).
+  Status blocksPerMultiprocessor(const std::string &ptx, const KernelInfo &info,
+                                 int &blocks);
 
   /// Launches `info.name` (loaded from `ptx` on first use) on `grid`, after
   /// packing and checking `args`; raises the kernel's dynamic shared memory

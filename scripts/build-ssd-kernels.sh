@@ -6,13 +6,14 @@
 set -euo pipefail
 tessera=$1 compile=$2 out=$3
 mkdir -p "$out"
-build() { # dtype dstate headdim options
+build() { # dtype dstate headdim options [module: ssd-fused or ssd-split]
   local tmp flags name
   tmp=$(mktemp -d)
-  "$tessera" print ssd-fused --dtype "$1" --dstate "$2" --headdim "$3" \
+  "$tessera" print "${5:-ssd-fused}" --dtype "$1" --dstate "$2" --headdim "$3" \
     --options "$4" > "$tmp/k.mlir"
   # The flags are ssd::fusedCompile's (stages, warps, stmatrix, warpgroups
-  # along N, no exchange swizzle; measured on the H200, bench/RESULTS.md).
+  # along N, no exchange swizzle; measured on the H200, bench/RESULTS.md),
+  # for the split forward's three kernels too.
   # TILE_COMPILE_FLAGS, when set, replaces them all (variant timings).
   flags=${TILE_COMPILE_FLAGS-$("$tessera" ssd-flags --dtype "$1" --dstate "$2" \
     --headdim "$3" --options "$4")}
@@ -23,8 +24,10 @@ build() { # dtype dstate headdim options
   mv "$tmp/k.json" "$out/$name.json"
   rm -rf "$tmp"
 }
-# The benchmark shapes: the Mamba-2 layer options, bf16.
+# The benchmark shapes: the Mamba-2 layer options, bf16; the split forward
+# (long sequences on small grids) up to dstate 128.
 for n in 64 128 256; do build bf16 "$n" 64 layer; done
+for n in 64 128; do build bf16 "$n" 64 layer ssd-split; done
 [ -n "${SSD_BENCH_ONLY:-}" ] && exit 0
 # Every option, each element type; no options at all.
 build bf16 128 64 all
@@ -33,3 +36,10 @@ build f16 128 64 layer
 build f16 128 64 all
 build f32 64 64 layer
 build f32 64 64 all
+# The split forward with every option, each element type.
+build bf16 128 64 all ssd-split
+build f16 128 64 all ssd-split
+build f32 64 64 all ssd-split
+build f32 64 64 layer ssd-split
+build f16 128 64 layer ssd-split
+build bf16 128 64 none ssd-split

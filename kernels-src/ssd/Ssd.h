@@ -34,6 +34,9 @@ struct Config {
   dsl::DType dtype = dsl::f32;
   int64_t chunk = 64;
   bool fused = false;
+  /// The fused forward split into this many segments of the sequence
+  /// (SsdVariant.h's split forward); 1: one walk over the whole sequence.
+  int64_t segments = 1;
 };
 
 /// Adds the three kernels (ssd_chunk_state_*, ssd_state_passing_*,
@@ -46,6 +49,12 @@ void build(dsl::KernelModule &module, const Shape &shape,
 /// C, [dt_bias], [seq_idx], [D], [z], [initial_states], dt_min, dt_max,
 /// heads_per_group, y, [final_states].
 void buildFused(dsl::KernelModule &module, const Shape &shape,
+                const Options &options, dsl::DType dtype);
+
+/// Adds the split forward's kernels of a call (SsdVariant.h,
+/// segmentStatesName and the two after it); throws dsl::Error above dstate
+/// 128.
+void buildSplit(dsl::KernelModule &module, const Shape &shape,
                 const Options &options, dsl::DType dtype);
 
 /// Buffers of one call (the interpreter's host buffers): x, B, C, z and y

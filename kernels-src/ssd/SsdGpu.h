@@ -40,9 +40,12 @@ using tessera::DeviceTensor;
 /// dt_bias (nheads), D (nheads) or (nheads, headdim), initial and final
 /// states (batch, nheads, headdim, dstate) in f32; seq_idx (batch, seqlen)
 /// int32. Tensors whose option is off stay empty (ptr 0, no shape).
+/// `workspace` (optional, shape {bytes}, 16-byte aligned) is scratch for
+/// the split forward (SsdVariant.h): workspaceBytes() of it lets forward()
+/// run a long sequence on a small grid as segments.
 struct DeviceArgs {
   DeviceTensor x, dt, A, B, C, D, z, dtBias, initialStates, seqIdx, y,
-      finalStates;
+      finalStates, workspace;
 };
 
 using rt::KernelLibrary;
@@ -55,17 +58,36 @@ using rt::KernelLibrary;
 std::string validate(const Shape &shape, const Options &options,
                      ElementType dtype, const DeviceArgs &args);
 
-/// The fused forward on the GPU: validate, then one launch of the kernel
-/// of fusedVariantFor(shape, options, dtype) from `library`, asynchronous
-/// on the runtime's stream. With seq_idx, its rows are first copied to the
-/// host and checked to be nondecreasing.
+/// Scratch bytes of the split forward at `segments` (0 for 1): the
+/// segments' own final states and decays, and the states they start from.
+size_t workspaceBytes(const Shape &shape, const Options &options,
+                      ElementType dtype, int64_t segments);
+
+/// The segments forward() splits a call into when left to choose and the
+/// workspace has workspaceBytes() for them: the split of ssd::segmentsFor
+/// for this GPU (its multiprocessors, and how many programs of the fused
+/// kernel fit on one), or 1 where the split cannot run (dstate above 128,
+/// the library without the split kernels, tensors whose batch and
+/// sequence dimensions do not merge into rows of segments).
+int64_t automaticSegments(rt::Runtime &runtime, const KernelLibrary &library,
+                          const Shape &shape, const Options &options,
+                          ElementType dtype, const DeviceArgs &args);
+
+/// The fused forward on the GPU: validate, then launch the kernels from
+/// `library`, asynchronous on the runtime's stream: one launch of the
+/// kernel of fusedVariantFor(shape, options, dtype), or with `segments`
+/// above 1 the three of the split forward (0: automaticSegments). An
+/// explicit split that cannot run is an error. With seq_idx, its rows are
+/// first copied to the host and checked to be nondecreasing.
 rt::Status forward(rt::Runtime &runtime, const KernelLibrary &library,
                    const Shape &shape, const Options &options,
-                   ElementType dtype, const DeviceArgs &args);
+                   ElementType dtype, const DeviceArgs &args,
+                   int64_t segments = 0);
 
-/// How to build the kernel of a call into a library folder.
+/// How to build the kernel of a call into a library folder (the split
+/// forward's module with `split`).
 std::string buildCommand(const Shape &shape, const Options &options,
-                         ElementType dtype);
+                         ElementType dtype, bool split = false);
 
 } // namespace tessera::ssd
 

@@ -251,6 +251,59 @@ Tile fusedMatmul(const Tile &a, const Tile &b, const Variant &v) {
   return mma(cast(a, act(v)), cast(b, act(v)), acc);
 }
 
+/// What one chunk of the fused walk reads, and what the state update and
+/// the output both derive from it: dt' (Q x 1), its cumulative decay cs
+/// and total, x, B (and C when asked), and with seq_idx the chunk's ids
+/// and the sequence of its last position.
+struct Chunk {
+  Tile d, cs, total, xc, Bc, Cc, seqRow, seqLast;
+};
+
+Chunk loadChunk(KernelArgs &args, const Variant &v, Scalar b, Scalar c,
+                Scalar h, Scalar g, Scalar p, const Tile &A,
+                const Tile &seqPrev, bool withC) {
+  const int64_t Q = v.chunk, P = v.headdimTile, N = v.dstateTile;
+  Chunk k;
+  k.d = chunkDt(args, v, b, c, h);
+  Tile dA = k.d * A;
+  k.cs = cumsum(dA, 0);
+  k.total = sum(dA, 0);
+  k.xc = loadAs(args["x"], {b, c, h, p}, {1, Q, 1, P}, {Q, P});
+  k.Bc = loadAs(args["B"], {b, c, g, 0}, {1, Q, 1, N}, {Q, N});
+  if (withC)
+    k.Cc = loadAs(args["C"], {b, c, g, 0}, {1, Q, 1, N}, {Q, N});
+  k.seqLast = seqPrev;
+  if (v.seqIdx) {
+    k.seqRow = loadAs(args["seq_idx"], {b, c}, {1, Q}, {Q, 1}, {.padding = -1});
+    k.seqLast = max(k.seqRow, 0);
+  }
+  return k;
+}
+
+/// The transposed state after the chunk:
+///   h^T = exp(total) h^T + B^T (exp(total - cs) dt' o x);
+/// only steps of the chunk's last sequence reach it, and the carried state
+/// only if that sequence is the carried one.
+Tile nextState(const Chunk &k, const Tile &stateT, const Tile &seqPrev,
+               const Variant &v) {
+  Tile toEnd = exp(k.total - k.cs);
+  Tile carry = exp(k.total);
+  if (v.seqIdx) {
+    toEnd = where(k.seqRow == k.seqLast, toEnd, 0.0);
+    carry = where(k.seqLast == seqPrev, carry, 0.0);
+  }
+  // B^T (w o x) = (w o B)^T x. Above dstate 64, B is the larger tile: the
+  // weights scale x and B goes to the Tensor Cores as loaded (H200: 1.47
+  // -> 1.40 ms at dstate 128, 5.8 -> 4.6 at 256); at 64 scaling B
+  // measured faster and spills nothing.
+  if (v.dstateTile > 64) {
+    Tile weighted = cast(cast(k.xc, f32) * (toEnd * k.d), act(v));
+    return mma(transpose(cast(k.Bc, act(v))), weighted, carry * stateT);
+  }
+  Tile weighted = cast(cast(k.Bc, f32) * (toEnd * k.d), act(v));
+  return mma(transpose(weighted), cast(k.xc, act(v)), carry * stateT);
+}
+
 /// The whole forward in one program per (headdim block, head, batch): walks
 /// the chunks in order with the state, transposed (dstate x headdim block,
 /// f32), in the Tensor Core accumulator, so it never goes to memory. Each
@@ -259,7 +312,13 @@ Tile fusedMatmul(const Tile &a, const Tile &b, const Variant &v) {
 ///         + ((C B^T) o exp(cs_i - cs_j) o dt'_j [j <= i]) x + D x,
 ///   y  *= silu(z)
 ///   h^T = exp(cs_end) h^T + B^T (exp(cs_end - cs) dt' o x)
-void buildFused(KernelModule &m, const Variant &v) {
+/// `name` is the kernel's name. The split forward runs the same walk over
+/// segments of the sequence as "batch" rows (`segmentScan`): its initial
+/// states are then "incoming_states", transposed blocks (dstate tile x
+/// headdim) as rows of a 2-D view (batch * nheads * dstate tile, headdim),
+/// loaded straight into the accumulator's layout.
+void buildFused(KernelModule &m, const Variant &v, const std::string &name,
+                bool segmentScan = false) {
   const int64_t Q = v.chunk, P = v.headdimTile, N = v.dstateTile;
   std::vector<Param> params = {view("x", act(v), 4), view("dt", f32, 3),
                                view("A", f32, 1), view("B", act(v), 4),
@@ -272,7 +331,9 @@ void buildFused(KernelModule &m, const Variant &v) {
     params.push_back(view("D", f32, v.dPerChannel ? 2 : 1));
   if (v.z)
     params.push_back(view("z", act(v), 4));
-  if (v.initialStates)
+  if (segmentScan)
+    params.push_back(view("incoming_states", f32, 2));
+  else if (v.initialStates)
     params.push_back(view("initial_states", f32, 4));
   params.insert(params.end(),
                 {scalar("dt_min", f32), scalar("dt_max", f32),
@@ -280,14 +341,16 @@ void buildFused(KernelModule &m, const Variant &v) {
   if (v.finalStates)
     params.push_back(view("final_states", f32, 4));
 
-  m.kernel(fusedKernelName(v), params, [&](KernelArgs &args) {
-    View x = args["x"], B = args["B"], C = args["C"], y = args["y"];
+  m.kernel(name, params, [&](KernelArgs &args) {
+    View x = args["x"], y = args["y"];
     Scalar p = program_id(0), h = program_id(1), b = program_id(2);
     Scalar g = h / args["heads_per_group"];
     Scalar nchunks = ceil_div(x.dim(1), Scalar(Q));
     Tile A = load(args["A"], {h}, {1});
 
-    Tile h0 = v.initialStates
+    Tile h0 = segmentScan
+                  ? load(args["incoming_states"], {b * x.dim(2) + h, p}, {N, P})
+              : v.initialStates
                   ? transpose(loadAs(args["initial_states"], {b, h, p, 0},
                                      {1, 1, P, N}, {P, N}))
                   : zeros({N, P}, f32);
@@ -300,60 +363,30 @@ void buildFused(KernelModule &m, const Variant &v) {
         0, nchunks, std::array<Tile, 2>{h0, seq0},
         [&](Scalar c, std::array<Tile, 2> carried) {
           auto [stateT, seqPrev] = carried;
-          Tile d = chunkDt(args, v, b, c, h);
-          Tile dA = d * A;
-          Tile cs = cumsum(dA, 0);
-          Tile total = sum(dA, 0);
-          Tile xc = loadAs(x, {b, c, h, p}, {1, Q, 1, P}, {Q, P});
-          Tile Bc = loadAs(B, {b, c, g, 0}, {1, Q, 1, N}, {Q, N});
-          Tile Cc = loadAs(C, {b, c, g, 0}, {1, Q, 1, N}, {Q, N});
-          Tile seqRow, seqLast = seqPrev;
-          if (v.seqIdx) {
-            seqRow = loadAs(args["seq_idx"], {b, c}, {1, Q}, {Q, 1},
-                            {.padding = -1});
-            seqLast = max(seqRow, 0);
-          }
+          Chunk k = loadChunk(args, v, b, c, h, g, p, A, seqPrev,
+                              /*withC=*/true);
 
           // From earlier chunks, through the carried state.
-          Tile fromPrev = fusedMatmul(Cc, stateT, v) * exp(cs);
+          Tile fromPrev = fusedMatmul(k.Cc, stateT, v) * exp(k.cs);
           if (v.seqIdx)
-            fromPrev = where(seqRow == seqPrev, fromPrev, 0.0);
+            fromPrev = where(k.seqRow == seqPrev, fromPrev, 0.0);
 
-          // The state after the chunk; only steps of the chunk's last
-          // sequence reach it, and the carried state only if that sequence
-          // is the carried one.
-          Tile toEnd = exp(total - cs);
-          Tile carry = exp(total);
-          if (v.seqIdx) {
-            toEnd = where(seqRow == seqLast, toEnd, 0.0);
-            carry = where(seqLast == seqPrev, carry, 0.0);
-          }
-          // B^T (w o x) = (w o B)^T x. Above dstate 64, B is the larger
-          // tile: the weights scale x and B goes to the Tensor Cores as
-          // loaded (H200: 1.47 -> 1.40 ms at dstate 128, 5.8 -> 4.6 at
-          // 256); at 64 scaling B measured faster and spills nothing.
-          Tile nextT;
-          if (v.dstateTile > 64) {
-            Tile weighted = cast(cast(xc, f32) * (toEnd * d), act(v));
-            nextT = mma(transpose(cast(Bc, act(v))), weighted, carry * stateT);
-          } else {
-            Tile weighted = cast(cast(Bc, f32) * (toEnd * d), act(v));
-            nextT = mma(transpose(weighted), cast(xc, act(v)), carry * stateT);
-          }
+          Tile nextT = nextState(k, stateT, seqPrev, v);
 
           // Within the chunk.
           Tile causal = cols <= rows;
           if (v.seqIdx)
-            causal = causal && (reshape(seqRow, {1, Q}) == seqRow);
+            causal = causal && (reshape(k.seqRow, {1, Q}) == k.seqRow);
           // exp(-inf) = 0 masks the non-causal pairs with the exp itself.
-          Tile decay = exp(where(causal, cs - reshape(cs, {1, Q}), -INFINITY));
-          Tile scores =
-              fusedMatmul(Cc, transpose(Bc), v) * decay * reshape(d, {1, Q});
-          Tile out = fusedMatmul(scores, xc, v) + fromPrev;
+          Tile decay =
+              exp(where(causal, k.cs - reshape(k.cs, {1, Q}), -INFINITY));
+          Tile scores = fusedMatmul(k.Cc, transpose(k.Bc), v) * decay *
+                        reshape(k.d, {1, Q});
+          Tile out = fusedMatmul(scores, k.xc, v) + fromPrev;
           if (v.D) {
             Tile D = v.dPerChannel ? load(args["D"], {h, p}, {1, P})
                                    : load(args["D"], {h}, {1});
-            out = out + cast(xc, f32) * D;
+            out = out + cast(k.xc, f32) * D;
           }
           if (v.z)
             out =
@@ -361,13 +394,163 @@ void buildFused(KernelModule &m, const Variant &v) {
                 silu(cast(loadAs(args["z"], {b, c, h, p}, {1, Q, 1, P}, {Q, P}),
                           f32));
           store(y, {b, c, h, p}, reshape(cast(out, act(v)), {1, Q, 1, P}));
-          return std::array<Tile, 2>{nextT, seqLast};
+          return std::array<Tile, 2>{nextT, k.seqLast};
         });
     (void)seqT;
     if (v.finalStates)
       store(args["final_states"], {b, h, p, 0},
             reshape(transpose(hT), {1, 1, P, N}));
   });
+}
+
+/// The segment-state walk takes chunks this many times the fused walk's.
+/// H200, batch 2 x 16K, dstate 128, 8 segments: 1.675 ms with the fused
+/// chunk (four stages), 1.558 with twice it (two stages), 1.73 with twice
+/// it on four stages and 1.84 with four times it (one CTA per SM).
+constexpr int64_t kStatePassChunks = 2;
+
+/// Split forward, first kernel: the state each segment of the sequence
+/// ends with when it starts from zero, and the segment's total decay
+/// sum(dt' A). The views are those of the split (x, dt, B, seq_idx as
+/// (batch * segments, seqlen / segments, ...)); program z = (batch,
+/// segment) over the segments whose state is needed: all but the last, or
+/// all of them with final states. Grid (headdim blocks, nheads, batch *
+/// that many). The states are stored transposed, (dstate tile x headdim)
+/// blocks as rows of a 2-D view (batch * computed * nheads * dstate tile,
+/// headdim), as the accumulator holds them.
+void buildSegmentStates(KernelModule &m, const Variant &fused) {
+  // Longer chunks than the fused walk's: without the within-chunk product
+  // nothing grows with the chunk but the step, and half the steps are half
+  // the serial latency.
+  Variant v = fused;
+  v.chunk *= kStatePassChunks;
+  const int64_t Q = v.chunk, P = v.headdimTile, N = v.dstateTile;
+  std::vector<Param> params = {view("x", act(v), 4), view("dt", f32, 3),
+                               view("A", f32, 1), view("B", act(v), 4)};
+  if (v.dtBias)
+    params.push_back(view("dt_bias", f32, 1));
+  if (v.seqIdx)
+    params.push_back(view("seq_idx", i32, 2));
+  params.insert(params.end(),
+                {scalar("dt_min", f32), scalar("dt_max", f32),
+                 scalar("heads_per_group", index), scalar("segments", index),
+                 view("segment_states", f32, 2),
+                 view("segment_decay", f32, 2)});
+
+  m.kernel(segmentStatesName(fused), params, [&](KernelArgs &args) {
+    Scalar p = program_id(0), h = program_id(1), j = program_id(2);
+    Scalar segments = args["segments"];
+    Scalar computed = v.finalStates ? segments : segments - 1;
+    Scalar row = (j / computed) * segments + j % computed;
+    Scalar g = h / args["heads_per_group"];
+    Scalar nchunks = ceil_div(View(args["x"]).dim(1), Scalar(Q));
+    Tile A = load(args["A"], {h}, {1});
+    Tile seq0 =
+        v.seqIdx ? load(args["seq_idx"], {row, 0}, {1, 1}) : zeros({1, 1}, i32);
+    auto [hT, seqT, decay] = for_range(
+        0, nchunks,
+        std::array<Tile, 3>{zeros({N, P}, f32), seq0, zeros({1, 1}, f32)},
+        [&](Scalar c, std::array<Tile, 3> carried) {
+          auto [stateT, seqPrev, total] = carried;
+          Chunk k = loadChunk(args, v, row, c, h, g, p, A, seqPrev,
+                              /*withC=*/false);
+          return std::array<Tile, 3>{nextState(k, stateT, seqPrev, v),
+                                     k.seqLast, total + k.total};
+        });
+    (void)seqT;
+    store(args["segment_states"], {j * View(args["x"]).dim(2) + h, p}, hT);
+    // Every headdim block computes the same sum; the first stores it.
+    if_then(p == Scalar(int64_t(0)), [&] {
+      store(args["segment_decay"], {j, h}, reshape(decay, {1, 1}));
+    });
+  });
+}
+
+/// Split forward, second kernel: walks the segments of each (batch, head)
+/// in order and writes the state each one starts from,
+///   h_in(0) = h0 (or 0),  h_in(s+1) = exp(decay_s) h_in(s) + state_s,
+/// with packed sequences the carried state dropped where the sequence
+/// changes; then the final state. States are transposed (dstate tile x
+/// headdim block) here, as the other two kernels hold them; the caller's
+/// initial and final states are (batch, nheads, headdim, dstate). Grid
+/// (headdim blocks, nheads, batch).
+void buildCombineStates(KernelModule &m, const Variant &v) {
+  const int64_t P = v.headdimTile, N = v.dstateTile;
+  std::vector<Param> params = {view("segment_states", f32, 2),
+                               view("segment_decay", f32, 2)};
+  if (v.initialStates)
+    params.push_back(view("initial_states", f32, 4));
+  if (v.seqIdx)
+    params.push_back(view("seq_idx", i32, 2));
+  params.insert(params.end(),
+                {scalar("segments", index), view("incoming_states", f32, 2)});
+  if (v.finalStates)
+    params.push_back(view("final_states", f32, 4));
+
+  m.kernel(combineStatesName(v), params, [&](KernelArgs &args) {
+    View incoming = args["incoming_states"];
+    Scalar p = program_id(0), h = program_id(1), b = program_id(2);
+    Scalar heads = num_programs(1);
+    Scalar segments = args["segments"];
+    Scalar computed = v.finalStates ? segments : segments - 1;
+    Tile h0 = v.initialStates
+                  ? transpose(loadAs(args["initial_states"], {b, h, p, 0},
+                                     {1, 1, P, N}, {P, N}))
+                  : zeros({N, P}, f32);
+    // The first and last sequence ids of segment s (its row of seq_idx).
+    auto seqAt = [&](Scalar s, Scalar t) {
+      return load(args["seq_idx"], {b * segments + s, t}, {1, 1});
+    };
+    Scalar last = v.seqIdx ? View(args["seq_idx"]).dim(1) - 1 : Scalar(0);
+    // The carried state belongs to the sequence of position 0 first.
+    Tile seq0 = v.seqIdx ? seqAt(Scalar(int64_t(0)), Scalar(int64_t(0)))
+                         : zeros({1, 1}, i32);
+    // What segment s starts from: the carried state if the sequence goes
+    // on into it.
+    auto startOf = [&](Scalar s, const Tile &state, const Tile &seq) {
+      return v.seqIdx ? where(seqAt(s, Scalar(int64_t(0))) == seq, state, 0.0)
+                      : state;
+    };
+    auto [hEnd, seqEnd] = for_range(
+        0, computed, std::array<Tile, 2>{h0, seq0},
+        [&](Scalar s, std::array<Tile, 2> carried) {
+          auto [state, seq] = carried;
+          Tile start = startOf(s, state, seq);
+          store(incoming, {(b * segments + s) * heads + h, p}, start);
+          Scalar j = b * computed + s;
+          Tile carry = exp(load(args["segment_decay"], {j, h}, {1, 1}));
+          Tile seqLast = seq;
+          if (v.seqIdx) {
+            // A segment carries its start state through only if it holds
+            // one sequence (ids never decrease).
+            seqLast = seqAt(s, last);
+            carry = where(seqAt(s, Scalar(int64_t(0))) == seqLast, carry, 0.0);
+          }
+          Tile added = load(args["segment_states"], {j * heads + h, p}, {N, P});
+          return std::array<Tile, 2>{carry * start + added, seqLast};
+        });
+    if (v.finalStates)
+      store(args["final_states"], {b, h, p, 0},
+            reshape(transpose(hEnd), {1, 1, P, N}));
+    else
+      store(incoming, {(b * segments + segments - 1) * heads + h, p},
+            startOf(segments - 1, hEnd, seqEnd));
+  });
+}
+
+void buildFused(KernelModule &m, const Variant &v) {
+  buildFused(m, v, fusedKernelName(v));
+}
+
+/// The split forward's three kernels.
+void buildSplit(KernelModule &m, const Variant &v) {
+  if (!splittable(v))
+    throw Error("ssd: no split forward at dstate " +
+                std::to_string(v.dstateTile) + " (up to 128)");
+  buildSegmentStates(m, v);
+  buildCombineStates(m, v);
+  buildFused(m, segmentScanVariant(v), segmentScanName(v),
+             /*segmentScan=*/true);
 }
 
 std::string shapeStr(const std::vector<int64_t> &s) {
@@ -414,6 +597,11 @@ void build(KernelModule &module, const Shape &shape, const Options &options,
 void buildFused(KernelModule &module, const Shape &shape,
                 const Options &options, DType dtype) {
   buildFused(module, fusedVariantFor(shape, options, elementType(dtype)));
+}
+
+void buildSplit(KernelModule &module, const Shape &shape,
+                const Options &options, DType dtype) {
+  buildSplit(module, fusedVariantFor(shape, options, elementType(dtype)));
 }
 
 interp::Status forwardInterpreted(const Shape &s, const Options &o,
@@ -499,14 +687,30 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
   Variant v = cfg.fused ? fusedVariantFor(s, o, elementType(cfg.dtype))
                         : variantFor(s, o, cfg);
 
+  const bool split = cfg.fused && cfg.segments > 1;
+  if (cfg.segments < 1 || (cfg.segments > 1 && !cfg.fused))
+    return interp::Status::error(
+        "ssd: segments must be >= 1, and above 1 only for the fused forward");
+  if (split && !splittable(v))
+    return interp::Status::error("ssd: no split forward at dstate " +
+                                 std::to_string(N) + " (up to 128)");
+  if (split && L % cfg.segments != 0)
+    return interp::Status::error("ssd: seqlen (" + std::to_string(L) +
+                                 ") must be a multiple of " + "segments (" +
+                                 std::to_string(cfg.segments) + ")");
+
   // One module per variant and algorithm, built once per process.
-  static std::map<std::pair<bool, Variant>, std::unique_ptr<KernelModule>>
+  enum Kind { Chunked, Fused, Split };
+  const Kind kind = split ? Split : cfg.fused ? Fused : Chunked;
+  static std::map<std::pair<Kind, Variant>, std::unique_ptr<KernelModule>>
       cache;
-  std::unique_ptr<KernelModule> &module = cache[{cfg.fused, v}];
+  std::unique_ptr<KernelModule> &module = cache[{kind, v}];
   if (!module) {
     auto built = std::make_unique<KernelModule>();
     try {
-      if (cfg.fused)
+      if (kind == Split)
+        buildSplit(*built, v);
+      else if (kind == Fused)
         buildFused(*built, v);
       else
         buildVariant(*built, v);
@@ -535,6 +739,67 @@ interp::Status forwardInterpreted(const Shape &s, const Options &o,
       hook(name, args, grid, true);
     return st;
   };
+
+  if (split) {
+    // Rows of (batch * segments) of seqlen / segments positions: the same
+    // memory, so the row-major buffers need no copy.
+    const int64_t S = cfg.segments, Sp = v.finalStates ? S : S - 1;
+    const int64_t Pb = v.headdimTile, pBlocks = (P + Pb - 1) / Pb;
+    auto rows = [&](interp::Buffer *buf) {
+      ViewArg view{buf};
+      view.sizes = buf->shape();
+      view.sizes[0] *= S;
+      view.sizes[1] /= S;
+      view.strides.assign(view.sizes.size(), 1);
+      for (int64_t d = int64_t(view.sizes.size()) - 2; d >= 0; --d)
+        view.strides[d] = view.strides[d + 1] * view.sizes[d + 1];
+      return view;
+    };
+    // States transposed, (dstate tile x headdim) blocks as rows.
+    const int64_t Nt = v.dstateTile;
+    interp::Buffer segStates(f, {Bt * Sp * H * Nt, P}),
+        segDecay(f, {Bt * Sp, H}), incoming(f, {Bt * S * H * Nt, P});
+    std::vector<KernelArg> a1 = {rows(bufs.x), rows(bufs.dt), ViewArg{bufs.A},
+                                 rows(bufs.B)};
+    if (v.dtBias)
+      a1.push_back(ViewArg{bufs.dtBias});
+    if (v.seqIdx)
+      a1.push_back(rows(bufs.seqIdx));
+    a1.insert(a1.end(),
+              {KernelArg(o.dtMin), KernelArg(o.dtMax), KernelArg(headsPerGroup),
+               KernelArg(S), ViewArg{&segStates}, ViewArg{&segDecay}});
+    if (interp::Status st =
+            run("ssd_segment_states", a1, {pBlocks, H, Bt * Sp});
+        !st)
+      return st;
+
+    std::vector<KernelArg> a2 = {ViewArg{&segStates}, ViewArg{&segDecay}};
+    if (v.initialStates)
+      a2.push_back(ViewArg{bufs.initialStates});
+    if (v.seqIdx)
+      a2.push_back(rows(bufs.seqIdx));
+    a2.insert(a2.end(), {KernelArg(S), ViewArg{&incoming}});
+    if (v.finalStates)
+      a2.push_back(ViewArg{bufs.finalStates});
+    if (interp::Status st = run("ssd_combine_states", a2, {pBlocks, H, Bt});
+        !st)
+      return st;
+
+    std::vector<KernelArg> a3 = {rows(bufs.x), rows(bufs.dt), ViewArg{bufs.A},
+                                 rows(bufs.B), rows(bufs.C)};
+    if (v.dtBias)
+      a3.push_back(ViewArg{bufs.dtBias});
+    if (v.seqIdx)
+      a3.push_back(rows(bufs.seqIdx));
+    if (v.D)
+      a3.push_back(ViewArg{bufs.D});
+    if (v.z)
+      a3.push_back(rows(bufs.z));
+    a3.insert(a3.end(),
+              {ViewArg{&incoming}, KernelArg(o.dtMin), KernelArg(o.dtMax),
+               KernelArg(headsPerGroup), rows(bufs.y)});
+    return run("ssd_segment_scan", a3, {pBlocks, H, Bt * S});
+  }
 
   if (cfg.fused) {
     std::vector<KernelArg> a = {ViewArg{bufs.x}, ViewArg{bufs.dt},

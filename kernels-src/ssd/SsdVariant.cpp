@@ -165,4 +165,58 @@ std::string fusedKernelName(const Variant &v) {
   return "ssd_fused_" + v.suffix();
 }
 
+std::string segmentStatesName(const Variant &v) {
+  return "ssd_segment_states_" + v.suffix();
+}
+std::string combineStatesName(const Variant &v) {
+  return "ssd_combine_states_" + v.suffix();
+}
+std::string segmentScanName(const Variant &v) {
+  return "ssd_segment_scan_" + v.suffix();
+}
+
+Variant segmentScanVariant(const Variant &fused) {
+  Variant v = fused;
+  v.initialStates = true;
+  v.finalStates = false;
+  return v;
+}
+
+bool splittable(const Variant &fused) { return fused.dstateTile <= 128; }
+
+int64_t segmentsFor(const Shape &s, const Variant &v, int64_t sms,
+                    int64_t programsPerSm) {
+  if (!splittable(v) || sms < 1 || programsPerSm < 1)
+    return 1;
+  const int64_t programs =
+      ((s.headdim + v.headdimTile - 1) / v.headdimTile) * s.nheads * s.batch;
+  const int64_t slots = sms * programsPerSm;
+  const int64_t chunks = (s.seqlen + v.chunk - 1) / v.chunk;
+  // Time in chunk steps of the fused walk. Each program walks its chunks
+  // at a steady pace however many share an SM (latency-bound: H200, 7.4 us
+  // a chunk at dstate 128 with one or two per SM), so a grid takes
+  // ceil(programs / slots) times the chunks of one program. The split adds
+  // the segment-state walk over all but the last segment, whose steps
+  // (two chunks each) cost kStateStep of a fused one (H200, 2 x 16K: 0.5
+  // to 0.65), and the combine walk (small).
+  constexpr double kStateStep = 0.6;
+  auto waves = [&](int64_t n) { return double((n + slots - 1) / slots); };
+  auto cost = [&](int64_t S) {
+    double steps = waves(programs * S) * double(chunks / S);
+    if (S > 1)
+      steps += kStateStep * waves(programs * (S - 1)) * double(chunks / S) / 2;
+    return steps;
+  };
+  // Split only for a clear gain (the model leaves out the combine walk
+  // and the launches): 2.7B shape, 2 segments, 1.51 ms against 1.42.
+  int64_t best = 1;
+  double bestCost = 0.9 * cost(1);
+  for (int64_t S = 2; S <= 16; S *= 2)
+    if (s.seqlen % (S * v.chunk) == 0 && cost(S) < bestCost) {
+      best = S;
+      bestCost = cost(S);
+    }
+  return best;
+}
+
 } // namespace tessera::ssd

@@ -92,6 +92,30 @@ Variant fusedVariantFor(const Shape &shape, const Options &options,
 /// "ssd_fused_" + suffix.
 std::string fusedKernelName(const Variant &variant);
 
+/// The split forward: the sequence cut into `segments` equal segments run
+/// as rows of their own (batch * segments programs instead of batch), for
+/// grids too small to fill the GPU. Three launches, named after the fused
+/// variant: ssd_segment_states_* (the state each segment ends with from
+/// zero, and its total decay), ssd_combine_states_* (the state each
+/// segment starts from, walking the segments in order; the final state),
+/// ssd_segment_scan_* (the fused walk of segmentScanVariant over each
+/// segment from its incoming state).
+std::string segmentStatesName(const Variant &fused);
+std::string combineStatesName(const Variant &fused);
+std::string segmentScanName(const Variant &fused);
+/// The fused walk the segments run: with initial states, without final
+/// states, the same blocks as `fused`.
+Variant segmentScanVariant(const Variant &fused);
+/// Whether the split forward exists for a fused variant (up to dstate 128:
+/// at 256 the initial-state copy does not fit beside the 64-wide headdim
+/// block).
+bool splittable(const Variant &fused);
+/// The segments the library splits a call into on a GPU with `sms`
+/// multiprocessors (1: not split); `programsPerSm` is how many programs
+/// of the fused kernel fit on one. Only splits into whole chunks.
+int64_t segmentsFor(const Shape &shape, const Variant &fused, int64_t sms,
+                    int64_t programsPerSm);
+
 } // namespace tessera::ssd
 
 #endif // TESSERA_KERNELS_SSD_SSDVARIANT_H

@@ -23,13 +23,14 @@ run() { # name, command...
 : > "$logs/summary.txt"
 run runtime-smoke "$here/runtime-smoke"
 cases=$here/cases
-if [ ! -d "$cases" ]; then # the bundle ships them compressed
+if [ ! -d "$cases" ] && [ -z "${SKIP_CASES:-}" ]; then # shipped compressed
   unpacked=$(mktemp -d)
   tar xzf "$here/cases.tgz" -C "$unpacked"
   cases=$unpacked/cases
 fi
-run gpu-cases "$here/tessera-gpu-run" "$cases"
-# SKIP_GEMM=1, SKIP_SSD=1, SKIP_CONV=1 leave those checks and timings out.
+[ -n "${SKIP_CASES:-}" ] || run gpu-cases "$here/tessera-gpu-run" "$cases"
+# SKIP_CASES=1, SKIP_GEMM=1, SKIP_SSD=1, SKIP_CONV=1 leave those checks and
+# timings out.
 if [ -x "$here/tessera-gemm-bench" ] && [ -z "${SKIP_GEMM:-}" ]; then
   # Correctness against the float64 GPU reference at every size, timing
   # against cuBLAS in the same run.
@@ -70,7 +71,9 @@ if [ -x "$here/tessera-ssd-bench" ] && [ -z "${SKIP_SSD:-}" ]; then
   # The Mamba-2 SSD forward through ssd::forward: each run checks sampled
   # (batch, head) pairs against the float64 recurrence (outputs poisoned
   # first), then times the forward.
-  ssd() { run "ssd-$1" "$here/tessera-ssd-bench" --lib "$here/ssd-kernels" "${@:2}"; }
+  ssdlib=$(mktemp -d)
+  tar xzf "$here/ssd-kernels.tgz" -C "$ssdlib"
+  ssd() { run "ssd-$1" "$here/tessera-ssd-bench" --lib "$ssdlib/ssd-kernels" "${@:2}"; }
   # The benchmark shapes (bf16; D, dt_bias, softplus).
   ssd 2.7b
   ssd n64 --dstate 64
@@ -86,7 +89,16 @@ if [ -x "$here/tessera-ssd-bench" ] && [ -z "${SKIP_SSD:-}" ]; then
   ssd all-f16 --dtype f16 --options all --batch 2 --seqlen 2000 --nheads 16 --ngroups 2
   ssd layer-f32 --dtype f32 --dstate 64 --batch 2 --seqlen 4096 --nheads 16
   ssd all-f32 --dtype f32 --dstate 64 --options all --batch 2 --seqlen 1000 --nheads 8 --ngroups 2
-  for v in 2.7b n64 n256 2x16k h64g8 all-bf16 all-bf16-hd80 none-bf16 layer-f16 all-f16 layer-f32 all-f32; do
+  # The split forward (segments of the sequence as rows) with every option
+  # and element type, each segment ending in a partial chunk; and unsplit
+  # at the shape the library splits.
+  ssd split-all-bf16 --options all --batch 2 --seqlen 4000 --nheads 16 --ngroups 4 --segments 5
+  ssd split-all-f16 --dtype f16 --options all --batch 2 --seqlen 3000 --nheads 16 --ngroups 2 --segments 4
+  ssd split-all-f32 --dtype f32 --dstate 64 --options all --batch 2 --seqlen 2000 --nheads 8 --ngroups 2 --segments 8
+  ssd split-n64 --dstate 64 --batch 2 --seqlen 16384 --segments 8
+  ssd 2x16k-unsplit --batch 2 --seqlen 16384 --segments 1
+  for v in 2.7b n64 n256 2x16k h64g8 all-bf16 all-bf16-hd80 none-bf16 layer-f16 all-f16 layer-f32 all-f32 \
+      split-all-bf16 split-all-f16 split-all-f32 split-n64 2x16k-unsplit; do
     echo "== ssd-$v"; cat "$logs/ssd-$v.log"
   done
 fi

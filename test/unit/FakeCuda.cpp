@@ -84,6 +84,8 @@ void reset() {
   s.values["cc_major"] = 9;
   s.values["cc_minor"] = 0;
   s.values["shared_optin"] = 232448;
+  s.values["multiprocessors"] = 132;
+  s.values["blocks_per_sm"] = 2;
   s.values["shared_default"] = 49152;
   s.values["driver_version"] = 13000;
   s.values["max_threads"] = 1024;
@@ -193,6 +195,9 @@ CUresult deviceGetAttribute(int *v, int attr, CUdevice) {
     return 0;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
     *v = static_cast<int>(s.get("shared_optin"));
+    return 0;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    *v = static_cast<int>(s.get("multiprocessors"));
     return 0;
   default:
     return CUDA_ERROR_INVALID_VALUE;
@@ -316,6 +321,16 @@ CUresult funcGetAttribute(int *v, int attr, CUfunction) {
   default:
     return CUDA_ERROR_INVALID_VALUE;
   }
+}
+
+// Records the block size and shared memory it was asked about.
+CUresult occupancyMaxActiveBlocks(int *blocks, CUfunction, int blockSize,
+                                  size_t sharedBytes) {
+  State &s = state();
+  s.values["occupancy_block_size"] = blockSize;
+  s.values["occupancy_shared_bytes"] = static_cast<long long>(sharedBytes);
+  *blocks = static_cast<int>(s.get("blocks_per_sm"));
+  return 0;
 }
 
 CUresult funcSetAttribute(CUfunction, int attr, int value) {
@@ -559,6 +574,8 @@ const Symbol kSymbols[] = {
     {"cuEventElapsedTime", fnptr(eventElapsedTime)},
     {"cuEventDestroy", fnptr(eventDestroy)},
     {"cuTensorMapEncodeTiled", fnptr(tensorMapEncodeTiled)},
+    {"cuOccupancyMaxActiveBlocksPerMultiprocessor",
+     fnptr(occupancyMaxActiveBlocks)},
 };
 
 } // namespace

@@ -1688,6 +1688,37 @@ TEST_F(FakeDriverTest, LargeSharedMemory) {
   EXPECT_EQ(get("launches"), 4);
 }
 
+TEST_F(FakeDriverTest, OccupancyOfAKernel) {
+  set("multiprocessors", 132);
+  set("blocks_per_sm", 3);
+  Runtime &rt = create();
+  EXPECT_EQ(rt.multiprocessors(), 132);
+  KernelInfo info = scaleInfo();
+  info.numWarps = 8;
+  info.sharedBytes = 100 * 1024; // above the default: the limit is raised
+  int blocks = 0;
+  Status s = rt.blocksPerMultiprocessor(kScalePtx, info, blocks);
+  ASSERT_TRUE(s.ok) << s.message;
+  EXPECT_EQ(blocks, 3);
+  EXPECT_EQ(get("occupancy_block_size"), 256);
+  EXPECT_EQ(get("occupancy_shared_bytes"), 100 * 1024);
+  EXPECT_EQ(get("set_shared_value"), 100 * 1024);
+  EXPECT_EQ(get("launches"), 0);
+}
+
+TEST_F(FakeDriverTest, OccupancyWithoutTheEntryPoint) {
+  // An optional entry point: the runtime still starts, and the question
+  // gets a clear error.
+  setMissing_("cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  Runtime &rt = create();
+  int blocks = -1;
+  Status s = rt.blocksPerMultiprocessor(kScalePtx, scaleInfo(), blocks);
+  EXPECT_FALSE(s.ok);
+  EXPECT_CONTAINS(s.message,
+                  "has no cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  EXPECT_EQ(blocks, 0);
+}
+
 TEST_F(FakeDriverTest, StaticSharedMemoryCountsAgainstTheLimit) {
   set("static_shared", 1024);
   Runtime &rt = create();

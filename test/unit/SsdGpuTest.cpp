@@ -160,6 +160,28 @@ TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
   EXPECT_EQ(tile(128, 64, states), Tile(64, 4));
 }
 
+TEST(SsdFusedVariant, SegmentsForSmallGrids) {
+  auto segments = [](ssd::Shape s, int64_t programsPerSm = 2) {
+    return ssd::segmentsFor(
+        s, ssd::fusedVariantFor(s, layer(), ssd::ElementType::bf16), 132,
+        programsPerSm);
+  };
+  // Batch 2 x 16K: 160 programs of 256 chunks for 264 slots.
+  EXPECT_EQ(segments({2, 16384, 80, 64, 128, 1}), 8);
+  EXPECT_EQ(segments({2, 16384, 80, 64, 64, 1}), 8);
+  // The benchmark shapes at batch 8 fill the GPU already.
+  EXPECT_EQ(segments({8, 4096, 80, 64, 128, 1}), 1);
+  EXPECT_EQ(segments({8, 4096, 80, 64, 64, 1}), 1);
+  EXPECT_EQ(segments({8, 4096, 64, 64, 128, 8}), 1);
+  // No split at dstate 256, nor without a GPU to size it for.
+  EXPECT_EQ(segments({2, 16384, 80, 64, 256, 1}), 1);
+  EXPECT_EQ(segments({2, 16384, 80, 64, 128, 1}, 0), 1);
+  // Only whole chunks per segment, in powers of two: 192 positions (3
+  // chunks) stay whole, 256 (4 chunks) split in 4.
+  EXPECT_EQ(segments({1, 192, 4, 64, 128, 1}), 1);
+  EXPECT_EQ(segments({1, 256, 4, 64, 128, 1}), 4);
+}
+
 TEST(SsdKernelLibrary, ExplainsWhatIsMissing) {
   rt::KernelLibrary lib;
   rt::Status st = lib.open("/nonexistent/ssd-kernels");
@@ -240,6 +262,104 @@ TEST_F(SsdFakeDriverTest, ForwardLaunchesTheFusedKernelOnce) {
   EXPECT_FALSE(st.ok);
   EXPECT_CONTAINS(st.message, "is not in the kernel library");
   EXPECT_CONTAINS(st.message, "--options D,z,bias,softplus");
+}
+
+/// Compiles `module` into a fresh library folder `dirName` and opens it.
+void compileInto(dsl::KernelModule &module, const std::string &dirName,
+                 rt::KernelLibrary &lib, bool fresh = true) {
+  std::string error;
+  auto compiled = lowering::compileToPtx(module.module(),
+                                         lowering::CompileOptions{}, &error);
+  ASSERT_TRUE(mlir::succeeded(compiled)) << error;
+  auto dir = std::filesystem::temp_directory_path() / dirName;
+  if (fresh)
+    std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string name = compiled->kernels.front().name;
+  std::ofstream(dir / (name + ".ptx")) << compiled->ptx;
+  {
+    std::ofstream json(dir / (name + ".json"));
+    for (const rt::KernelInfo &k : compiled->kernels)
+      json << rt::toJson(k) << "\n";
+  }
+  ASSERT_TRUE(lib.open(dir.string()).ok);
+}
+
+TEST_F(SsdFakeDriverTest, SplitForwardLaunchesThreeKernels) {
+  // 8 programs (batch 2 x 4 heads) for 132 x 2 slots: the library splits
+  // seqlen 2048 (32 chunks) into 16 segments of 2 chunks.
+  const ssd::Shape s{2, 2048, 4, 64, 128, 1};
+  ssd::Options o = layer();
+  o.returnFinalStates = true;
+  dsl::KernelModule fused, split;
+  ssd::buildFused(fused, s, o, dsl::bf16);
+  ssd::buildSplit(split, s, o, dsl::bf16);
+  rt::KernelLibrary lib;
+  compileInto(fused, "tessera-ssd-split-lib", lib);
+  ASSERT_EQ(lib.size(), 1u);
+  ssd::DeviceArgs args = goodArgs(s, o);
+
+  // Without the split kernels, one walk.
+  EXPECT_EQ(
+      ssd::automaticSegments(*runtime, lib, s, o, ssd::ElementType::bf16, args),
+      1);
+  rt::Status st = ssd::forward(*runtime, lib, s, o, ssd::ElementType::bf16,
+                               args, /*segments=*/4);
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "cannot split the sequence into 4 segments");
+  EXPECT_CONTAINS(st.message, "tessera print ssd-split");
+
+  compileInto(split, "tessera-ssd-split-lib", lib, /*fresh=*/false);
+  ASSERT_EQ(lib.size(), 4u);
+  EXPECT_EQ(
+      ssd::automaticSegments(*runtime, lib, s, o, ssd::ElementType::bf16, args),
+      16);
+  // The occupancy question was asked with the fused kernel's block.
+  EXPECT_EQ(get("occupancy_block_size"), 128);
+
+  // An explicit split needs its workspace.
+  st = ssd::forward(*runtime, lib, s, o, ssd::ElementType::bf16, args, 4);
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "the workspace must have");
+  // Automatic without one: the single kernel.
+  const long long before = get("launches");
+  ASSERT_TRUE(
+      ssd::forward(*runtime, lib, s, o, ssd::ElementType::bf16, args).ok);
+  EXPECT_EQ(get("launches"), before + 1);
+  EXPECT_EQ(get("grid_z"), 2);
+
+  // With final states every segment's own state is computed: 4 of them.
+  const size_t bytes = ssd::workspaceBytes(s, o, ssd::ElementType::bf16, 4);
+  const size_t state = size_t(2 * 4 * 64 * 128) * 4;
+  EXPECT_EQ(bytes, 4 * state + 256 + 4 * state);
+  args.workspace = ssd::DeviceTensor{0x9000000, {int64_t(bytes)}, {}};
+  st = ssd::forward(*runtime, lib, s, o, ssd::ElementType::bf16, args, 4);
+  ASSERT_TRUE(st.ok) << st.message;
+  EXPECT_EQ(get("launches"), before + 4);
+  EXPECT_EQ(get("grid_x"), 1);
+  EXPECT_EQ(get("grid_y"), 4);
+  EXPECT_EQ(get("grid_z"), 2 * 4); // the segment scan: batch x segments
+  EXPECT_EQ(get("param_count"), paramCount());
+
+  // seqlen must split evenly; a misaligned workspace is rejected.
+  st = ssd::forward(*runtime, lib, s, o, ssd::ElementType::bf16, args, 3);
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "not a multiple of the segments");
+  ssd::DeviceArgs bad = args;
+  bad.workspace.ptr += 8;
+  EXPECT_CONTAINS(ssd::validate(s, o, ssd::ElementType::bf16, bad),
+                  "workspace is misaligned");
+  // x whose batch stride is not seqlen times its sequence stride (a batch
+  // slice of a longer tensor) cannot be cut into rows of segments.
+  bad = args;
+  bad.x.strides = {2 * 2048 * 4 * 64, 4 * 64, 64, 1};
+  st = ssd::forward(*runtime, lib, s, o, ssd::ElementType::bf16, bad, 4);
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "x's batch stride is not seqlen times");
+  EXPECT_EQ(
+      ssd::automaticSegments(*runtime, lib, s, o, ssd::ElementType::bf16, bad),
+      1);
+  EXPECT_EQ(get("launches"), before + 4);
 }
 
 } // namespace

@@ -646,7 +646,8 @@ struct SsdCase {
   dsl::DType dtype;
   int64_t chunk;
   double bound;
-  bool fused = false; // the one-kernel forward the GPU runs
+  bool fused = false;   // the one-kernel forward the GPU runs
+  int64_t segments = 1; // the fused forward split into this many segments
 };
 
 void PrintTo(const SsdCase &c, std::ostream *os) {
@@ -655,7 +656,7 @@ void PrintTo(const SsdCase &c, std::ostream *os) {
   *os << c.label << " " << dsl::name(c.dtype) << " chunk " << c.chunk
       << " shape (b " << s.batch << ", L " << s.seqlen << ", h " << s.nheads
       << ", p " << s.headdim << ", n " << s.dstate << ", g " << s.ngroups
-      << ") options {";
+      << ") segments " << c.segments << " options {";
   if (o.hasD)
     *os << (o.dPerChannel ? " D(h,p)" : " D(h)");
   if (o.hasZ)
@@ -680,7 +681,8 @@ std::string caseName(const ::testing::TestParamInfo<SsdCase> &info) {
   return c.label + "_" + dsl::name(c.dtype) + "_L" +
          std::to_string(c.shape.seqlen) + "_g" +
          std::to_string(c.shape.ngroups) + "_chunk" + std::to_string(c.chunk) +
-         (c.fused ? "_fused" : "");
+         (c.fused ? "_fused" : "") +
+         (c.segments > 1 ? "_split" + std::to_string(c.segments) : "");
 }
 
 double boundFor(dsl::DType dtype) {
@@ -823,6 +825,42 @@ std::vector<SsdCase> fusedCases() {
   return cases;
 }
 
+/// The split forward (three launches over segments of the sequence, what
+/// the GPU runs on small grids): every option set in bf16 over two
+/// segments of 150 (two full chunks and a partial one each), f32 and f16,
+/// more segments than chunks, segments shorter than a chunk, dstate 128
+/// with several headdim blocks.
+std::vector<SsdCase> splitCases() {
+  std::vector<SsdCase> cases;
+  auto chunkOf = [](dsl::DType t) {
+    return ssd::fusedChunk(t == dsl::f32 ? ssd::ElementType::f32
+                                         : ssd::ElementType::bf16);
+  };
+  auto bound = [](dsl::DType t) { return t == dsl::f32 ? 5e-3 : boundFor(t); };
+  auto add = [&](std::string label, ssd::Options o, ssd::Shape s, dsl::DType t,
+                 int64_t segments) {
+    cases.push_back({label, o, s, t, chunkOf(t), bound(t), true, segments});
+  };
+  auto sets = optionSets();
+  ssd::Options plain = sets.front().second, allOn, seqStates;
+  for (auto &[label, options] : sets) {
+    add(label, options, baseShape(2), dsl::bf16, 2);
+    if (label == "AllOn")
+      allOn = options;
+    if (label == "SeqIdxStates")
+      seqStates = options;
+  }
+  for (dsl::DType t : {dsl::f32, dsl::f16}) {
+    add("Plain", plain, baseShape(1, 320), t, 5);
+    add("AllOn", allOn, baseShape(2, 320), t, 5);
+  }
+  add("AllOn", allOn, baseShape(2), dsl::bf16, 10);
+  add("SeqIdxStates", seqStates, baseShape(1, 256), dsl::bf16, 4);
+  add("AllOn_P128_N128", allOn, ssd::Shape{1, 256, 2, 128, 128, 1}, dsl::bf16,
+      2);
+  return cases;
+}
+
 class SsdInterpreter : public ::testing::TestWithParam<SsdCase> {};
 
 TEST_P(SsdInterpreter, MatchesFloat64Reference) {
@@ -833,13 +871,13 @@ TEST_P(SsdInterpreter, MatchesFloat64Reference) {
 
   Problem p = makeProblem(tc.shape, tc.options, tc.dtype, tc.chunk, rng);
   ssd::Buffers buffers = p.buffers();
-  ssd::Config config{tc.dtype, tc.chunk, tc.fused};
+  ssd::Config config{tc.dtype, tc.chunk, tc.fused, tc.segments};
   int launches = -1;
   interp::Status st =
       ssd::forwardInterpreted(tc.shape, tc.options, config, buffers, &launches);
   ASSERT_TRUE(st.ok) << st.message;
   if (tc.fused)
-    EXPECT_EQ(launches, 1);
+    EXPECT_EQ(launches, tc.segments > 1 ? 3 : 1);
 
   ssd::HostOutputs want = ssd::reference(tc.shape, tc.options, p.host());
   EXPECT_EQ(check::countPoisoned(*p.y), 0) << "y elements not written";
@@ -865,6 +903,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, SsdInterpreter,
                          ::testing::ValuesIn(shapeCases()), caseName);
 INSTANTIATE_TEST_SUITE_P(Fused, SsdInterpreter,
                          ::testing::ValuesIn(fusedCases()), caseName);
+INSTANTIATE_TEST_SUITE_P(Split, SsdInterpreter,
+                         ::testing::ValuesIn(splitCases()), caseName);
 
 TEST(SsdInterpreterLaunches, AtMostThree) {
   std::mt19937_64 rng(check::freshSeed());
@@ -1063,6 +1103,25 @@ TEST(SsdInterpreterErrors, MissingBuffer) {
     b.*slot = nullptr;
     expectRejected(kSmall, o, config, b);
   }
+}
+
+TEST(SsdInterpreterErrors, BadSegments) {
+  std::mt19937_64 rng(17);
+  const ssd::Options o = everyOption();
+  Problem p = makeProblem(kSmall, o, dsl::bf16, 64, rng);
+  // seqlen 70 is not a multiple of 3 segments.
+  expectRejected(kSmall, o, ssd::Config{dsl::bf16, 64, true, 3}, p.buffers(),
+                 "multiple of segments");
+  expectRejected(kSmall, o, ssd::Config{dsl::bf16, 64, true, 0}, p.buffers(),
+                 "segments");
+  // Only the fused forward splits.
+  expectRejected(kSmall, o, ssd::Config{dsl::bf16, 64, false, 2}, p.buffers(),
+                 "segments");
+  // No split forward above dstate 128.
+  const ssd::Shape wide{1, 70, 2, 32, 256, 1};
+  Problem q = makeProblem(wide, o, dsl::bf16, 64, rng);
+  expectRejected(wide, o, ssd::Config{dsl::bf16, 64, true, 2}, q.buffers(),
+                 "dstate");
 }
 
 } // namespace

@@ -46,7 +46,7 @@ int usage() {
          "       tessera print gemm [--tile MxNxK] (default 64x64x32)\n"
          "       tessera print ssd-layer [--tile 0xDSTATExCHUNK] (D, "
          "dt_bias, softplus)\n"
-         "       tessera print ssd-fused [--dtype T] [--dstate N] "
+         "       tessera print ssd-fused|ssd-split [--dtype T] [--dstate N] "
          "[--headdim P] [--options "
          "layer|all|none|D,Dpc,z,bias,softplus,seq,h0,hT]\n"
          "       tessera ssd-flags [--dtype T] [--dstate N] [--headdim P] "
@@ -473,6 +473,8 @@ int main(int argc, char **argv) {
                   "ssd      Mamba-2 SSD forward, 3 kernels (kernels-src/ssd)\n"
                   "ssd-fused  Mamba-2 SSD forward in one kernel, as the GPU "
                   "runs it\n"
+                  "ssd-split  the same over segments of the sequence (three "
+                  "kernels)\n"
                   "conv     butterfly long convolution, fused or 3 passes "
                   "(kernels-src/conv)\n");
       return 0;
@@ -541,6 +543,14 @@ int main(int argc, char **argv) {
         if (!parseSsdOptions(optionSet, o))
           return 2;
         ssd::buildFused(module, ssd::Shape{1, 1, 8, headdim, dstate, 1}, o,
+                        dtype);
+      } else if (kernel == "ssd-split") {
+        // The split forward's three kernels (long sequences on small
+        // grids), same arguments as ssd-fused; dstate up to 128.
+        ssd::Options o;
+        if (!parseSsdOptions(optionSet, o))
+          return 2;
+        ssd::buildSplit(module, ssd::Shape{1, 1, 8, headdim, dstate, 1}, o,
                         dtype);
       } else if (kernel == "ssd-layer") {
         // The Mamba-2 layer as mamba_ssm runs it by default: D per head,
