@@ -92,52 +92,118 @@ llvm::DenseMap<Operation *, Lifetime> lifetimes(tile::KernelOp kernel) {
 
 } // namespace
 
-void assignSharedMemory(tile::KernelOp kernel, int64_t scratchBytes) {
+void assignSharedMemory(tile::KernelOp kernel, bool scratchLifetimes) {
   MLIRContext *ctx = kernel.getContext();
   Type i64 = IntegerType::get(ctx, 64);
-  // Buffers go after the exchange scratch, first fit among those whose
-  // lifetimes overlap; swizzled ones start on 1024 bytes, where the swizzle
-  // pattern repeats. A buffer reused after another is written behind a CTA
-  // barrier (tile.local_alloc), after the last reader of the one before.
   llvm::DenseMap<Operation *, Lifetime> live = lifetimes(kernel);
-  struct Placed {
+
+  // What needs room: buffers (local_alloc, barrier_alloc) and exchange
+  // scratch. A scratch region serves the exchanges under one op of the
+  // kernel's body and lives as long as that op: an exchange in a loop
+  // shares its region with every exchange of the loop and with no buffer
+  // the loop uses. Without scratchLifetimes, one region at offset 0 serves
+  // every exchange.
+  struct Item {
+    Operation *op; // the buffer, or the body op a scratch region serves
     Lifetime time;
-    int64_t offset, size;
+    int64_t size, align;
+    bool scratch;
   };
-  SmallVector<Placed> placed;
-  int64_t total = scratchBytes;
+  SmallVector<Item> items;
+  Block &body = kernel.getBody().front();
+  llvm::DenseMap<Operation *, int64_t> pos, last;
+  {
+    int64_t n = 0;
+    kernel.walk<WalkOrder::PreOrder>([&](Operation *op) { pos[op] = n++; });
+    kernel.walk<WalkOrder::PostOrder>([&](Operation *op) {
+      int64_t end = pos[op];
+      for (Region &r : op->getRegions())
+        for (Block &blk : r)
+          for (Operation &inner : blk)
+            end = std::max(end, last[&inner]);
+      last[op] = end;
+    });
+  }
+  llvm::MapVector<Operation *, int64_t> regions;          // body op -> bytes
+  SmallVector<std::pair<Operation *, Operation *>> users; // exchange, body op
+  int64_t sharedScratch = 0;
+  kernel.walk([&](Operation *op) {
+    int64_t bytes = op == kernel.getOperation() ? 0 : sharedScratchBytes(op);
+    if (!bytes)
+      return;
+    if (!scratchLifetimes) {
+      sharedScratch = std::max(sharedScratch, bytes);
+      return;
+    }
+    Operation *top = body.findAncestorOpInBlock(*op);
+    int64_t &size = regions[top];
+    size = std::max(size, bytes);
+    users.push_back({op, top});
+  });
+  for (auto [top, bytes] : regions)
+    items.push_back({top, {pos[top], last[top]}, bytes, 1024, true});
   kernel.walk([&](Operation *op) {
     auto type = op->getNumResults() == 1
                     ? dyn_cast<tile::SharedMemType>(op->getResult(0).getType())
                     : tile::SharedMemType();
     if (!type || !isa<tile::LocalAllocOp, tile::BarrierAllocOp>(op))
       return;
-    const Lifetime time = live.lookup(op);
-    const int64_t size = type.getSizeInBytes(),
-                  align = type.getEncoding() ? 1024 : 16;
+    items.push_back({op, live.lookup(op), type.getSizeInBytes(),
+                     type.getEncoding() ? 1024 : 16, false});
+  });
+  // The 1024-aligned first (swizzled buffers, scratch), so that small ones
+  // (mbarriers) do not push them up; among those the longest-lived first
+  // (rings, then loops), so that short lives fill the gaps between them;
+  // then program order.
+  if (scratchLifetimes)
+    llvm::stable_sort(items, [](const Item &x, const Item &y) {
+      int64_t lx = x.time.end - x.time.start, ly = y.time.end - y.time.start;
+      return x.align != y.align ? x.align > y.align : lx > ly;
+    });
+
+  // First fit among the items whose lifetimes overlap; swizzled buffers and
+  // scratch start on 1024 bytes, where swizzle patterns repeat. Anything
+  // reused after another is written behind a CTA barrier (a filled
+  // local_alloc, an exchange), after the last reader of the one before.
+  struct Placed {
+    Lifetime time;
+    int64_t offset, size;
+  };
+  SmallVector<Placed> placed;
+  llvm::DenseMap<Operation *, int64_t> regionOffset;
+  int64_t total = sharedScratch;
+  for (const Item &item : items) {
     SmallVector<Placed> overlapping;
     for (const Placed &p : placed)
-      if (!(p.time.end < time.start || time.end < p.time.start))
+      if (!(p.time.end < item.time.start || item.time.end < p.time.start))
         overlapping.push_back(p);
     llvm::sort(overlapping, [](const Placed &a, const Placed &b) {
       return a.offset < b.offset;
     });
-    int64_t offset = int64_t(llvm::alignTo(scratchBytes, align));
+    int64_t offset = int64_t(llvm::alignTo(sharedScratch, item.align));
     for (const Placed &p : overlapping) {
-      if (offset + size <= p.offset)
+      if (offset + item.size <= p.offset)
         break;
-      offset =
-          std::max<int64_t>(offset, llvm::alignTo(p.offset + p.size, align));
+      offset = std::max<int64_t>(offset,
+                                 llvm::alignTo(p.offset + p.size, item.align));
     }
-    placed.push_back({time, offset, size});
-    total = std::max(total, offset + size);
+    placed.push_back({item.time, offset, item.size});
+    total = std::max(total, offset + item.size);
+    if (item.scratch) {
+      regionOffset[item.op] = offset;
+      continue;
+    }
+    Operation *op = item.op;
     op->setAttr(kSmemOffsetAttr, IntegerAttr::get(i64, offset));
     // Buffers wgmma reads need a proxy fence after generic-proxy writes.
     if (llvm::any_of(op->getUsers(), [](Operation *user) {
           return isa<tile::WarpgroupMmaOp>(user);
         }))
       op->setAttr(kAsyncProxyAttr, UnitAttr::get(ctx));
-  });
+  }
+  for (auto [exchange, top] : users)
+    exchange->setAttr(kSmemOffsetAttr,
+                      IntegerAttr::get(i64, regionOffset.lookup(top)));
   kernel->setAttr("tile.shared_bytes", IntegerAttr::get(i64, total));
 
   // One tensor map per (view argument, box, swizzle).
@@ -1179,6 +1245,15 @@ void populateAsyncToLLVMPatterns(TileTypeConverter &converter,
                BarrierWaitLowering, SyncThreadsLowering, AsyncLoadLowering,
                WarpgroupMmaLowering, WarpgroupMmaWaitLowering>(
       converter, patterns.getContext());
+}
+
+Value scratchBase(OpBuilder &b, Location loc, Operation *op) {
+  Value base = sharedMemoryBase(b, loc, op);
+  auto offset = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
+  if (!offset || offset.getInt() == 0)
+    return base;
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(offset.getInt())});
 }
 
 } // namespace tessera::lowering

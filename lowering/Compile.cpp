@@ -57,6 +57,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   ConvertTileToLLVMOptions lowering;
   lowering.swizzleExchanges = options.swizzleExchanges;
   lowering.storeMatrices = options.storeMatrices;
+  lowering.scratchLifetimes = options.scratchLifetimes;
   pm.addPass(createConvertTileToLLVM(lowering));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createTileFinalizeLLVM());

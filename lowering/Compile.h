@@ -33,6 +33,9 @@ struct CompileOptions {
   /// (sm_90a; convert-tile-to-llvm): fewer instructions, which pays where
   /// measured (bench/RESULTS.md), not everywhere.
   bool storeMatrices = false;
+  /// Place exchange scratch by lifetime, like buffers, instead of one region
+  /// under every buffer (convert-tile-to-llvm scratch-lifetimes).
+  bool scratchLifetimes = false;
   /// Let warpgroups that M does not fill split N (tile-accelerate-mma
   /// warpgroups-along-n): 64-row products on 8 warps go to wgmma.
   bool warpgroupsAlongN = false;

@@ -44,13 +44,8 @@ struct ConvertTileToLLVMPass
     if (missing.wasInterrupted())
       return signalPassFailure();
 
-    // The shared-memory scratch of a kernel is the largest any op needs.
     module.walk([&](tile::KernelOp kernel) {
-      int64_t bytes = 0;
-      kernel.walk([&](Operation *op) {
-        bytes = std::max(bytes, sharedScratchBytes(op));
-      });
-      assignSharedMemory(kernel, bytes);
+      assignSharedMemory(kernel, scratchLifetimes);
     });
 
     TileTypeConverter converter(ctx);

@@ -80,7 +80,7 @@ Value emitLoop(OpBuilder &b, Location loc, Value lo, Value hi, Value init,
 Value toShared(ConversionPatternRewriter &rewriter, Location loc,
                Operation *anchor, RankedTensorType type, Value source,
                Value lane, Value warp, SharedSwizzle swizzle = {}) {
-  Value base = sharedMemoryBase(rewriter, loc, anchor);
+  Value base = scratchBase(rewriter, loc, anchor);
   barrier(rewriter, loc); // earlier readers of the scratch are done
   storeTileToShared(
       rewriter, loc, base, layoutOf(type),
@@ -578,9 +578,9 @@ SmallVector<Value> shuffleScan(OpBuilder &b, Location loc, Operation *anchor,
                 : Value(LLVM::OrOp::create(b, loc, lane,
                                            i32Const(b, loc, laneCount - 1)));
     SmallVector<Value> inclusive = totals;
-    SmallVector<Value> fromWarps = warpPartials(
-        b, loc, sharedMemoryBase(b, loc, anchor), s, kind, inclusive, lane,
-        warp, lastLane, /*before=*/!reverse, /*all=*/false);
+    SmallVector<Value> fromWarps =
+        warpPartials(b, loc, scratchBase(b, loc, anchor), s, kind, inclusive,
+                     lane, warp, lastLane, /*before=*/!reverse, /*all=*/false);
     for (size_t g = 0; g < prefix.size(); ++g)
       prefix[g] = combine(b, loc, kind, fromWarps[g], prefix[g]);
   }
@@ -617,7 +617,7 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
         t = combine(rewriter, loc, op.getKind(), t,
                     shuffle(rewriter, loc, "bfly", t, int64_t(1) << j));
       if (!s->warpBits.empty())
-        t = warpPartials(rewriter, loc, sharedMemoryBase(rewriter, loc, op), *s,
+        t = warpPartials(rewriter, loc, scratchBase(rewriter, loc, op), *s,
                          op.getKind(), {t}, lane, warp, lane,
                          /*before=*/true, /*all=*/true)[0];
       SmallVector<Value> values(layoutOf(dst).numRegisters(), t);
@@ -890,7 +890,7 @@ struct MmaLowering : OpConversionPattern<tile::MmaOp> {
       return rewriter.notifyMatchFailure(op, "accumulator layout differs");
     Location loc = op.getLoc();
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
-    Value base = sharedMemoryBase(rewriter, loc, op);
+    Value base = scratchBase(rewriter, loc, op);
     barrier(rewriter, loc);
     Type inType = TileTypeConverter::registerElementType(a.getElementType());
     Type memType = inType;

@@ -22,7 +22,10 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "mlir::ModuleOp"> {
            "bank-conflict model counts fewer wavefronts">,
     Option<"storeMatrices", "store-matrices", "bool", "false",
            "write 16-bit mma fragments to swizzled shared memory with "
-           "stmatrix (sm_90a) rather than 4-byte stores">
+           "stmatrix (sm_90a) rather than 4-byte stores">,
+    Option<"scratchLifetimes", "scratch-lifetimes", "bool", "false",
+           "place the scratch of exchanges by lifetime, like buffers, "
+           "rather than one region under every buffer">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",

@@ -39,11 +39,21 @@ void populateAsyncToLLVMPatterns(TileTypeConverter &converter,
 /// Bytes of shared-memory scratch `op` needs (0 for ops that need none).
 int64_t sharedScratchBytes(mlir::Operation *op);
 
-/// Places the kernel's shared-memory buffers after `scratchBytes` of
-/// exchange scratch (sets `tile.shared_bytes` to the total) and numbers the
-/// tensor maps its TMA copies need (`tile.tma` on the kernel: one
-/// [argument, box rows, box cols, swizzle] per map).
-void assignSharedMemory(tile::KernelOp kernel, int64_t scratchBytes);
+/// Places the kernel's shared-memory buffers and the scratch of its
+/// exchanges (sets `tile.shared_bytes` to the total) and numbers the tensor
+/// maps its TMA copies need (`tile.tma` on the kernel: one [argument, box
+/// rows, box cols, swizzle] per map). The scratch is one region at offset
+/// 0, as large as the largest exchange, under every buffer; or, with
+/// `scratchLifetimes`, one region per op of the kernel's body that holds
+/// exchanges (the exchange itself, or the loop around it), placed like a
+/// buffer that lives as long as that op, each exchange's offset in
+/// `tile.smem_offset` (scratchBase).
+void assignSharedMemory(tile::KernelOp kernel, bool scratchLifetimes);
+
+/// The shared-memory scratch of an exchange op: the base of dynamic shared
+/// memory plus the op's `tile.smem_offset` (0 without one).
+mlir::Value scratchBase(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Operation *op);
 
 } // namespace tessera::lowering
 

@@ -141,6 +141,11 @@ FusedCompile fusedCompile(const Variant &v) {
   // (1.44 -> 1.40 ms), slower at 64 (0.824 -> 0.933: shorter programs on
   // average but a longer slowest SM). H200, bench/RESULTS.md, 2026-12-01.
   c.wgmmaRegisterA = v.dstateTile > 64;
+  // Exchange scratch placed by lifetime would take the initial- and
+  // final-state copies around the chunk loop out of its buffers (dstate 128
+  // with both: 132 -> 112 KB, two CTAs per SM instead of one); off until it
+  // has run and been timed on the H200 (docs/decisions.md).
+  c.scratchLifetimes = false;
   return c;
 }
 
@@ -153,6 +158,8 @@ std::string compileFlags(const FusedCompile &c) {
     flags += " --wgmma-along-n";
   if (!c.wgmmaRegisterA)
     flags += " --no-wgmma-register-a";
+  if (c.scratchLifetimes)
+    flags += " --scratch-lifetimes";
   return flags;
 }
 

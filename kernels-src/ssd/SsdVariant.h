@@ -82,6 +82,7 @@ struct FusedCompile {
   int64_t stages = 2, warps = 4;
   bool storeMatrices = false, warpgroupsAlongN = false;
   bool wgmmaRegisterA = true;
+  bool scratchLifetimes = false;
 };
 FusedCompile fusedCompile(const Variant &variant);
 /// The same as tile-compile flags: "--stages 2 --no-swizzle --num-warps 4

@@ -480,6 +480,7 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
           options.storeMatrices = library.storeMatrices;
           options.warpgroupsAlongN = library.warpgroupsAlongN;
           options.wgmmaRegisterA = library.wgmmaRegisterA;
+          options.scratchLifetimes = library.scratchLifetimes;
         }
       }
       std::string error;

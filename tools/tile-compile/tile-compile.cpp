@@ -50,7 +50,9 @@ int main(int argc, char **argv) {
        true},
       {"--no-wgmma-register-a",
        &tessera::lowering::CompileOptions::wgmmaRegisterA, false},
-      {"--wgmma-tf32", &tessera::lowering::CompileOptions::wgmmaTf32, true}};
+      {"--wgmma-tf32", &tessera::lowering::CompileOptions::wgmmaTf32, true},
+      {"--scratch-lifetimes",
+       &tessera::lowering::CompileOptions::scratchLifetimes, true}};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -79,7 +81,7 @@ int main(int argc, char **argv) {
                    "[--num-warps N] [--latency-hints] [--no-pipeline] "
                    "[--stages S] [--no-swizzle] [--stmatrix] "
                    "[--wgmma-along-n] [--no-wgmma-register-a] [--wgmma-tf32] "
-                   "[-o out.ptx] "
+                   "[--scratch-lifetimes] [-o out.ptx] "
                    "[--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
