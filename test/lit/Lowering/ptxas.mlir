@@ -50,6 +50,12 @@
 // spill-free.
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --no-swizzle -o %t.ssdf64l.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf64l.ptx -o %t.ssdf64l.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
+// The split forward's three kernels (segment states, combine, segment
+// scan), as the kernel library builds them: accepted, on wgmma, none
+// serialized.
+// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options layer | tile-compile - --target sm_90a --stages 2 --no-swizzle --num-warps 4 --stmatrix -o %t.split.ptx
+// RUN: FileCheck %s --input-file %t.split.ptx --check-prefix=WGMMA
+// RUN: %ptxas -arch=sm_90a -v %t.split.ptx -o %t.split.cubin 2>&1 | FileCheck %s --check-prefixes=SPLIT,NOSERIAL
 // RUN: tessera print ssd-fused --dtype f16 --dstate 64 --options all | tile-compile - --target sm_90a --stages 2 -o %t.ssdf64.ptx
 // RUN: FileCheck %s --input-file %t.ssdf64.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf64.ptx -o %t.ssdf64.cubin 2>&1 | FileCheck %s --check-prefixes=FUSED,NOSERIAL
@@ -71,3 +77,8 @@
 // FUSED: Compiling entry function 'ssd_fused_
 // FUSED: Used {{[0-9]+}} registers
 // FUSED-NOT: error
+// SPLIT-NOT: error
+// SPLIT-DAG: Compiling entry function 'ssd_segment_states_
+// SPLIT-DAG: Compiling entry function 'ssd_combine_states_
+// SPLIT-DAG: Compiling entry function 'ssd_segment_scan_
+// SPLIT-NOT: error
