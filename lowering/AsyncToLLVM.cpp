@@ -43,11 +43,12 @@ struct Lifetime {
 /// end of the block when that wait leaves groups in flight. Buffers written
 /// asynchronously (rings) and mbarriers live for the whole kernel: nothing
 /// orders an async write after another buffer's last reads.
-llvm::DenseMap<Operation *, Lifetime> lifetimes(tile::KernelOp kernel) {
-  llvm::DenseMap<Operation *, int64_t> pos, last;
+/// pos[op]: the op's pre-order number in the kernel; last[op]: the largest
+/// number inside op (its own when it has no regions).
+void numberOps(tile::KernelOp kernel, llvm::DenseMap<Operation *, int64_t> &pos,
+               llvm::DenseMap<Operation *, int64_t> &last) {
   int64_t n = 0;
   kernel.walk<WalkOrder::PreOrder>([&](Operation *op) { pos[op] = n++; });
-  // last[op]: the largest number inside op (itself when it has no regions).
   kernel.walk<WalkOrder::PostOrder>([&](Operation *op) {
     int64_t end = pos[op];
     for (Region &r : op->getRegions())
@@ -56,6 +57,12 @@ llvm::DenseMap<Operation *, Lifetime> lifetimes(tile::KernelOp kernel) {
           end = std::max(end, last[&inner]);
     last[op] = end;
   });
+}
+
+llvm::DenseMap<Operation *, Lifetime> lifetimes(tile::KernelOp kernel) {
+  llvm::DenseMap<Operation *, int64_t> pos, last;
+  numberOps(kernel, pos, last);
+  int64_t n = int64_t(pos.size());
   llvm::DenseMap<Operation *, Lifetime> result;
   kernel.walk([&](Operation *op) {
     auto alloc = dyn_cast<tile::LocalAllocOp>(op);
@@ -112,18 +119,7 @@ void assignSharedMemory(tile::KernelOp kernel, bool scratchLifetimes) {
   SmallVector<Item> items;
   Block &body = kernel.getBody().front();
   llvm::DenseMap<Operation *, int64_t> pos, last;
-  {
-    int64_t n = 0;
-    kernel.walk<WalkOrder::PreOrder>([&](Operation *op) { pos[op] = n++; });
-    kernel.walk<WalkOrder::PostOrder>([&](Operation *op) {
-      int64_t end = pos[op];
-      for (Region &r : op->getRegions())
-        for (Block &blk : r)
-          for (Operation &inner : blk)
-            end = std::max(end, last[&inner]);
-      last[op] = end;
-    });
-  }
+  numberOps(kernel, pos, last);
   llvm::MapVector<Operation *, int64_t> regions;          // body op -> bytes
   SmallVector<std::pair<Operation *, Operation *>> users; // exchange, body op
   int64_t sharedScratch = 0;

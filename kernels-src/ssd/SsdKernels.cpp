@@ -86,18 +86,26 @@ Tile chunkDt(KernelArgs &args, const Variant &v, Scalar b, Scalar c, Scalar h) {
   return where(valid, d, 0.0);
 }
 
-void buildChunkState(KernelModule &m, const Variant &v) {
-  const int64_t Q = v.chunk, P = v.headdimTile, N = v.dstateTile;
+/// The inputs of a chunk's state: x, dt, A, B, [dt_bias], [seq_idx],
+/// dt_min, dt_max, heads_per_group.
+std::vector<Param> stateInputs(const Variant &v) {
   std::vector<Param> params = {view("x", act(v), 4), view("dt", f32, 3),
                                view("A", f32, 1), view("B", act(v), 4)};
   if (v.dtBias)
     params.push_back(view("dt_bias", f32, 1));
   if (v.seqIdx)
     params.push_back(view("seq_idx", i32, 2));
+  params.insert(params.end(), {scalar("dt_min", f32), scalar("dt_max", f32),
+                               scalar("heads_per_group", index)});
+  return params;
+}
+
+void buildChunkState(KernelModule &m, const Variant &v) {
+  const int64_t Q = v.chunk, P = v.headdimTile, N = v.dstateTile;
+  std::vector<Param> params = stateInputs(v);
   params.insert(params.end(),
-                {scalar("dt_min", f32), scalar("dt_max", f32),
-                 scalar("heads_per_group", index), view("states", f32, 5),
-                 view("dA_cumsum", f32, 4), view("dt_out", f32, 4)});
+                {view("states", f32, 5), view("dA_cumsum", f32, 4),
+                 view("dt_out", f32, 4)});
 
   m.kernel("ssd_chunk_state_" + v.suffix(), params, [&](KernelArgs &args) {
     View x = args["x"], A = args["A"], B = args["B"];
@@ -425,16 +433,9 @@ void buildSegmentStates(KernelModule &m, const Variant &fused) {
   Variant v = fused;
   v.chunk *= kStatePassChunks;
   const int64_t Q = v.chunk, P = v.headdimTile, N = v.dstateTile;
-  std::vector<Param> params = {view("x", act(v), 4), view("dt", f32, 3),
-                               view("A", f32, 1), view("B", act(v), 4)};
-  if (v.dtBias)
-    params.push_back(view("dt_bias", f32, 1));
-  if (v.seqIdx)
-    params.push_back(view("seq_idx", i32, 2));
+  std::vector<Param> params = stateInputs(v);
   params.insert(params.end(),
-                {scalar("dt_min", f32), scalar("dt_max", f32),
-                 scalar("heads_per_group", index), scalar("segments", index),
-                 view("segment_states", f32, 2),
+                {scalar("segments", index), view("segment_states", f32, 2),
                  view("segment_decay", f32, 2)});
 
   m.kernel(segmentStatesName(fused), params, [&](KernelArgs &args) {
