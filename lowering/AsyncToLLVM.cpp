@@ -124,7 +124,7 @@ void assignSharedMemory(tile::KernelOp kernel, bool scratchLifetimes) {
   SmallVector<std::pair<Operation *, Operation *>> users; // exchange, body op
   int64_t sharedScratch = 0;
   kernel.walk([&](Operation *op) {
-    int64_t bytes = op == kernel.getOperation() ? 0 : sharedScratchBytes(op);
+    int64_t bytes = sharedScratchBytes(op);
     if (!bytes)
       return;
     if (!scratchLifetimes) {

@@ -60,6 +60,12 @@ DeviceTensor scratch(const DeviceTensor &workspace, size_t offset,
   return DeviceTensor{workspace.ptr + offset, std::move(shape), {}};
 }
 
+/// Whether `workspace` (validated: a 1-D shape in bytes) has `bytes`.
+bool workspaceFits(const DeviceTensor &workspace, size_t bytes) {
+  return workspace.ptr && workspace.shape.size() == 1 &&
+         size_t(workspace.shape[0]) >= bytes;
+}
+
 /// "" when the split forward can run a call in `segments`, else why not.
 std::string splitProblem(const KernelLibrary &library, const Shape &s,
                          const Options &o, ElementType dtype,
@@ -91,8 +97,7 @@ std::string splitProblem(const KernelLibrary &library, const Shape &s,
       return std::string(name) +
              "'s batch stride is not seqlen times its sequence stride";
   const size_t need = workspaceBytes(s, o, dtype, segments);
-  if (checkWorkspace && (!a.workspace.ptr || a.workspace.shape.size() != 1 ||
-                         size_t(a.workspace.shape[0]) < need))
+  if (checkWorkspace && !workspaceFits(a.workspace, need))
     return "the workspace must have " + std::to_string(need) + " bytes";
   return "";
 }
@@ -324,7 +329,7 @@ rt::Status forward(rt::Runtime &runtime, const KernelLibrary &library,
     segments = automaticSegments(runtime, library, s, o, dtype, a);
     // Without room for the split's scratch, one walk.
     if (segments > 1 &&
-        !splitProblem(library, s, o, dtype, a, segments).empty())
+        !workspaceFits(a.workspace, workspaceBytes(s, o, dtype, segments)))
       segments = 1;
   }
   if (segments > 1)
