@@ -232,6 +232,28 @@ std::vector<int64_t> registerPermutation(const LinearLayout &from,
   return out;
 }
 
+std::vector<int64_t> broadcastRegisters(const LinearLayout &from,
+                                        const LinearLayout &to) {
+  // `to` seen on the source: every basis with the broadcast dimensions
+  // zeroed, which is linear too (it drops coordinate bits).
+  const std::vector<int64_t> &shape = from.shape();
+  if (shape.size() != to.shape().size())
+    return {};
+  std::array<std::vector<LinearLayout::Coords>, 3> bases;
+  for (auto in :
+       {LinearLayout::Register, LinearLayout::Lane, LinearLayout::Warp})
+    for (LinearLayout::Coords c : to.bases(in)) {
+      for (size_t d = 0; d < shape.size(); ++d) {
+        if (shape[d] != 1 && shape[d] != to.shape()[d])
+          return {};
+        if (shape[d] == 1)
+          c[d] = 0;
+      }
+      bases[in].push_back(std::move(c));
+    }
+  return registerPermutation(from, LinearLayout(shape, std::move(bases)));
+}
+
 BlockedLayoutAttr defaultBlockedLayout(MLIRContext *context,
                                        llvm::ArrayRef<int64_t> shape,
                                        unsigned numWarps, unsigned vector) {

@@ -85,6 +85,14 @@ private:
 std::vector<int64_t> registerPermutation(const LinearLayout &from,
                                          const LinearLayout &to);
 
+/// For a broadcast from `from` (over a shape whose broadcast dimensions
+/// are 1) to `to`: when every thread already holds in `from` each source
+/// element its `to` registers need, the register of `from` that holds the
+/// source of each register of `to`; otherwise empty (the broadcast moves
+/// data between threads).
+std::vector<int64_t> broadcastRegisters(const LinearLayout &from,
+                                        const LinearLayout &to);
+
 /// The default blocked layout of a tile of `shape`: `vector` consecutive
 /// elements per thread along the last dimension (fewer if it is shorter),
 /// lanes and then warps filling the dimensions from the last, leftovers on

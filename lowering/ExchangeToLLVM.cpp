@@ -56,6 +56,14 @@ int64_t sharedScratchBytes(Operation *op) {
                            : 0;
     return std::max(bytesOf(src), partials);
   }
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(op)) {
+    // Register copies only (see BroadcastLowering).
+    RankedTensorType src = broadcast.getSource().getType(),
+                     dst = broadcast.getType();
+    if (tile::getLayout(src) && tile::getLayout(dst) &&
+        !tile::broadcastRegisters(layoutOf(src), layoutOf(dst)).empty())
+      return 0;
+  }
   if (isa<tile::ConvertLayoutOp, tile::ReshapeOp, tile::BroadcastOp,
           tile::PermuteOp, tile::GatherOp>(op))
     return bytesOf(op->getOperand(0).getType());
@@ -202,6 +210,25 @@ struct BroadcastLowering : IndexMapPattern<tile::BroadcastOp> {
   matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType src = op.getSource().getType(), dst = op.getType();
+    // Register copies when every thread holds the sources of its result
+    // elements (a 1 x 1 tile held by all, or a row of an accumulator
+    // broadcast along its columns).
+    if (tile::getLayout(src) && tile::getLayout(dst)) {
+      std::vector<int64_t> from =
+          tile::broadcastRegisters(layoutOf(src), layoutOf(dst));
+      if (!from.empty()) {
+        Location loc = op.getLoc();
+        SmallVector<Value> in =
+            unpackStruct(rewriter, loc, adaptor.getSource());
+        SmallVector<Value> out;
+        for (int64_t r : from)
+          out.push_back(in[r]);
+        rewriter.replaceOp(op, packStruct(rewriter, loc,
+                                          getTypeConverter()->convertType(dst),
+                                          out));
+        return success();
+      }
+    }
     return lowerIndexMap(
         op, adaptor.getSource(), src, dst, getTypeConverter(), rewriter,
         [&](OpBuilder &b, Location loc, ArrayRef<Value> c, int64_t) {

@@ -150,4 +150,32 @@ TEST_F(LayoutTest, AccumulatorToNextAOperandIsRegisterMoves) {
                   .empty());
 }
 
+// A row vector in the accumulator's own layout (over 64 x 1) broadcast
+// along the columns, and a 1 x 1 tile every thread holds, are register
+// copies: for every result register, the source register holds the element
+// of its row in every lane and warp. A vector with one row per lane is not:
+// the accumulator's rows sit on other lanes.
+TEST_F(LayoutTest, BroadcastFromTheAccumulatorRowsIsRegisterCopies) {
+  auto mma = MmaLayoutAttr::get(&ctx, 3, {4, 1}, {64, 64});
+  LinearLayout acc = LinearLayout::fromMma(mma, {64, 64});
+  LinearLayout rows = LinearLayout::fromMma(mma, {64, 1});
+  std::vector<int64_t> from = broadcastRegisters(rows, acc);
+  ASSERT_EQ(int64_t(from.size()), acc.numRegisters());
+  for (int64_t warp = 0; warp < 4; ++warp)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t r = 0; r < acc.numRegisters(); ++r) {
+        LinearLayout::Coords c = acc.apply(r, lane, warp);
+        EXPECT_EQ(rows.apply(from[r], lane, warp),
+                  (LinearLayout::Coords{c[0], 0}));
+      }
+  auto one = BlockedLayoutAttr::get(&ctx, {1, 1}, {32, 1}, {4, 1}, {1, 0});
+  std::vector<int64_t> scalar =
+      broadcastRegisters(LinearLayout::fromBlocked(one, {1, 1}), acc);
+  ASSERT_EQ(int64_t(scalar.size()), acc.numRegisters());
+  for (int64_t r : scalar)
+    EXPECT_EQ(r, 0);
+  EXPECT_TRUE(
+      broadcastRegisters(LinearLayout::fromBlocked(one, {64, 1}), acc).empty());
+}
+
 } // namespace

@@ -38,3 +38,47 @@ tile.kernel @acc_to_a_across_warps(%v: !tile.view<?x?xbf16>, %w: !tile.view<?x?x
   tile.store %a, %w[%i, %i] : tensor<64x32xbf16, #dot> -> !tile.view<?x?xbf16>
 }
 }
+
+// -----
+
+// A row of a wgmma accumulator (the accumulator's layout over 64 x 1: each
+// thread holds its rows) broadcast along the columns, and a 1 x 1 tile
+// every thread holds broadcast to the whole accumulator: register copies,
+// with no shared memory and no barrier, and no scratch.
+#mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+#one = #tile.blocked<spt = [1, 1], tpw = [32, 1], wpc = [4, 1], order = [1, 0]>
+// CHECK-LABEL: llvm.func @broadcast_in_registers(
+// CHECK-SAME:    tile.shared_bytes = 0
+// CHECK-NOT:     nvvm.barrier
+// CHECK-NOT:     !llvm.ptr<3>
+// CHECK:         llvm.return
+module attributes {tile.num_warps = 4 : i32} {
+tile.kernel @broadcast_in_registers(%v: !tile.view<?x?xf32>, %s: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>) {
+  %i = tile.program_id x : index
+  %row = tile.load %v[%i, %i] : !tile.view<?x?xf32> -> tensor<64x1xf32, #mma>
+  %one = tile.load %s[%i, %i] : !tile.view<?x?xf32> -> tensor<1x1xf32, #one>
+  %a = tile.broadcast %row : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+  %b = tile.broadcast %one : tensor<1x1xf32, #one> -> tensor<64x64xf32, #mma>
+  %c = arith.addf %a, %b : tensor<64x64xf32, #mma>
+  tile.store %c, %w[%i, %i] : tensor<64x64xf32, #mma> -> !tile.view<?x?xf32>
+}
+}
+
+// -----
+
+// A column in a blocked layout (one row per lane) broadcast to the
+// accumulator, whose rows sit on other threads: through shared memory.
+#mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+#col = #tile.blocked<spt = [1, 1], tpw = [32, 1], wpc = [4, 1], order = [1, 0]>
+// CHECK-LABEL: llvm.func @broadcast_across_threads(
+// CHECK-SAME:    tile.shared_bytes = 256
+// CHECK:         nvvm.barrier
+// CHECK:         llvm.store {{.*}} !llvm.ptr<3>
+module attributes {tile.num_warps = 4 : i32} {
+tile.kernel @broadcast_across_threads(%v: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>) {
+  %i = tile.program_id x : index
+  %row = tile.load %v[%i, %i] : !tile.view<?x?xf32> -> tensor<64x1xf32, #col>
+  %a = tile.broadcast %row : tensor<64x1xf32, #col> -> tensor<64x64xf32, #mma>
+  tile.store %a, %w[%i, %i] : tensor<64x64xf32, #mma> -> !tile.view<?x?xf32>
+}
+}
