@@ -170,7 +170,8 @@ FailureOr<CompiledModule> compileToPtx(ModuleOp module,
         info.tma.push_back({int(e[0]), {e[1], e[2]}, int(e[3])});
       }
   }
-  FailureOr<std::string> ptx = emitPtx(*lowered, options.target, error);
+  FailureOr<std::string> ptx =
+      emitPtx(*lowered, options.target, error, options.hoistLoopInvariants);
   if (failed(ptx))
     return failure();
   out.ptx = *ptx;

@@ -44,6 +44,11 @@ struct CompileOptions {
   bool wgmmaRegisterA = true;
   /// f32 (tf32) products on wgmma too (tile-accelerate-mma wgmma-tf32).
   bool wgmmaTf32 = false;
+  /// Let LLVM's LICM hoist loop-invariant code out of loops. Off, the
+  /// addresses and descriptors a loop body uses are recomputed in it
+  /// instead of held in registers across it (fewer spills in kernels whose
+  /// registers are full; more instructions).
+  bool hoistLoopInvariants = true;
 };
 
 struct CompiledModule {
@@ -55,9 +60,12 @@ struct CompiledModule {
 void buildLoweringPipeline(mlir::OpPassManager &pm,
                            const CompileOptions &options);
 
-/// PTX of a module in the LLVM/NVVM dialects, through LLVM's NVPTX backend.
-mlir::FailureOr<std::string>
-emitPtx(mlir::ModuleOp module, const std::string &chip, std::string *error);
+/// PTX of a module in the LLVM/NVVM dialects, through LLVM's NVPTX backend
+/// (O3; without LICM unless `hoistLoopInvariants`).
+mlir::FailureOr<std::string> emitPtx(mlir::ModuleOp module,
+                                     const std::string &chip,
+                                     std::string *error,
+                                     bool hoistLoopInvariants = true);
 
 /// Compiles every kernel of `module` (left untouched: a clone is lowered)
 /// to PTX for `options.target`, with each kernel's parameter description.

@@ -13,6 +13,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -35,7 +36,7 @@ static void initializeNVPTX() {
 }
 
 FailureOr<std::string> emitPtx(ModuleOp module, const std::string &chip,
-                               std::string *error) {
+                               std::string *error, bool hoistLoopInvariants) {
   initializeNVPTX();
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
@@ -89,7 +90,10 @@ FailureOr<std::string> emitPtx(ModuleOp module, const std::string &chip,
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(machine.get());
+    // The instrumentation maps pass classes to their pipeline names.
+    llvm::PassInstrumentationCallbacks instrumentation;
+    llvm::PassBuilder pb(machine.get(), llvm::PipelineTuningOptions(),
+                         std::nullopt, &instrumentation);
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
     pb.registerFunctionAnalyses(fam);
@@ -97,6 +101,28 @@ FailureOr<std::string> emitPtx(ModuleOp module, const std::string &chip,
     pb.crossRegisterProxies(lam, fam, cgam, mam);
     llvm::ModulePassManager mpm =
         pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    if (!hoistLoopInvariants) {
+      // The same pipeline with every LICM replaced by a no-op: LICM hoists
+      // whatever it can, blind to registers, and in a loop body that fills
+      // them (the fused SSD walk) the hoisted addresses are what spills.
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      mpm.printPipeline(os, [&](StringRef name) {
+        return instrumentation.getPassNameForClassName(name);
+      });
+      static const llvm::Regex licm("licm<[^>]*>");
+      std::string replaced = text, regexError;
+      while (licm.match(replaced))
+        replaced = licm.sub("no-op-loop", replaced, &regexError);
+      llvm::ModulePassManager withoutLicm;
+      if (llvm::Error e = pb.parsePassPipeline(withoutLicm, replaced)) {
+        if (error)
+          *error = "cannot build the pipeline without LICM: " +
+                   llvm::toString(std::move(e));
+        return failure();
+      }
+      mpm = std::move(withoutLicm);
+    }
     mpm.run(*llvmModule, mam);
   }
 

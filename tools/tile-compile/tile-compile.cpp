@@ -52,7 +52,9 @@ int main(int argc, char **argv) {
        &tessera::lowering::CompileOptions::wgmmaRegisterA, false},
       {"--wgmma-tf32", &tessera::lowering::CompileOptions::wgmmaTf32, true},
       {"--scratch-lifetimes",
-       &tessera::lowering::CompileOptions::scratchLifetimes, true}};
+       &tessera::lowering::CompileOptions::scratchLifetimes, true},
+      {"--no-hoist-invariants",
+       &tessera::lowering::CompileOptions::hoistLoopInvariants, false}};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -81,7 +83,7 @@ int main(int argc, char **argv) {
                    "[--num-warps N] [--latency-hints] [--no-pipeline] "
                    "[--stages S] [--no-swizzle] [--stmatrix] "
                    "[--wgmma-along-n] [--no-wgmma-register-a] [--wgmma-tf32] "
-                   "[--scratch-lifetimes] [-o out.ptx] "
+                   "[--scratch-lifetimes] [--no-hoist-invariants] [-o out.ptx] "
                    "[--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
