@@ -36,6 +36,8 @@ build f16 128 64 layer
 build f16 128 64 all
 build f32 64 64 layer
 build f32 64 64 all
+build bf16 256 64 all
+build f32 256 64 all
 # The split forward with every option, each element type.
 build bf16 128 64 all ssd-split
 build f16 128 64 all ssd-split

@@ -104,12 +104,11 @@ Variant fusedVariantFor(const Shape &s, const Options &o, ElementType dtype) {
   // wgmma tiles are at least 16 wide.
   v.dstateTile = std::max<int64_t>(v.dstateTile, 16);
   // 64 registers a thread of state: 2048 f32 elements per warp. Initial
-  // and final states go through a transposing shared-memory copy of the
-  // state block, which at 256 x 64 does not fit beside the rest (246,784
-  // bytes against the H200's 232,448 a block): half the block there.
+  // and final states' transposing copy of a 256 x 64 block fits beside the
+  // rest only with the exchange scratch placed by lifetime (213,008 bytes
+  // in bf16, 229,392 in f32, against 246,784 without; the H200 allows
+  // 232,448 a block).
   int64_t stateElements = 2048 * fusedWarps(v.dstateTile);
-  if ((v.initialStates || v.finalStates) && v.dstateTile > 128)
-    stateElements /= 2;
   v.headdimTile = std::clamp<int64_t>(stateElements / v.dstateTile, 16,
                                       std::max<int64_t>(v.headdimTile, 16));
   return v;
@@ -141,11 +140,14 @@ FusedCompile fusedCompile(const Variant &v) {
   // (1.44 -> 1.40 ms), slower at 64 (0.824 -> 0.933: shorter programs on
   // average but a longer slowest SM). H200, bench/RESULTS.md, 2026-12-01.
   c.wgmmaRegisterA = v.dstateTile > 64;
-  // Exchange scratch placed by lifetime would take the initial- and
-  // final-state copies around the chunk loop out of its buffers (dstate 128
-  // with both: 132 -> 112 KB, two CTAs per SM instead of one); off until it
-  // has run and been timed on the H200 (docs/decisions.md).
-  c.scratchLifetimes = false;
+  // Exchange scratch placed by lifetime: the initial- and final-state
+  // copies around the chunk loop leave the loop's buffers alone (dstate 128
+  // with both: 132 -> 112 KB, two CTAs per SM instead of one; never more
+  // shared memory on any variant). docs/decisions.md.
+  c.scratchLifetimes = true;
+  // No LICM: the addresses and wgmma descriptors it hoists out of the chunk
+  // loop are what spills (dstate 128: 300 -> 40 bytes, 256: 432 -> 84).
+  c.hoistLoopInvariants = false;
   return c;
 }
 
@@ -160,6 +162,8 @@ std::string compileFlags(const FusedCompile &c) {
     flags += " --no-wgmma-register-a";
   if (c.scratchLifetimes)
     flags += " --scratch-lifetimes";
+  if (!c.hoistLoopInvariants)
+    flags += " --no-hoist-invariants";
   return flags;
 }
 

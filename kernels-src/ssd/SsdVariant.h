@@ -83,6 +83,9 @@ struct FusedCompile {
   bool storeMatrices = false, warpgroupsAlongN = false;
   bool wgmmaRegisterA = true;
   bool scratchLifetimes = false;
+  /// Let LLVM hoist loop invariants out of the chunk loop (tile-compile
+  /// --no-hoist-invariants when false).
+  bool hoistLoopInvariants = true;
 };
 FusedCompile fusedCompile(const Variant &variant);
 /// The same as tile-compile flags: "--stages 2 --no-swizzle --num-warps 4

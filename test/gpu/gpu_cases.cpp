@@ -481,6 +481,7 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
           options.warpgroupsAlongN = library.warpgroupsAlongN;
           options.wgmmaRegisterA = library.wgmmaRegisterA;
           options.scratchLifetimes = library.scratchLifetimes;
+          options.hoistLoopInvariants = library.hoistLoopInvariants;
         }
       }
       std::string error;
