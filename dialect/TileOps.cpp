@@ -484,13 +484,14 @@ LogicalResult GatherOp::verify() {
 
 LogicalResult IotaOp::verify() {
   RankedTensorType type = getType();
-  if (type.getRank() != 1)
-    return emitOpError("result must be a 1-D tile, got rank ")
-           << type.getRank();
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= type.getRank())
+    return emitOpError("dim ") << dim << " is not a dimension of a rank-"
+                               << type.getRank() << " tile";
   unsigned width = type.getElementType().getIntOrFloatBitWidth();
-  if (width < 64 && type.getDimSize(0) > (int64_t(1) << (width - 1)))
+  if (width < 64 && type.getDimSize(dim) > (int64_t(1) << (width - 1)))
     return emitOpError("values 0..")
-           << type.getDimSize(0) - 1 << " do not fit in "
+           << type.getDimSize(dim) - 1 << " do not fit in "
            << type.getElementType();
   return success();
 }

@@ -338,14 +338,22 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
 }
 
 def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
-  let summary = "the 1-D tile [0, 1, ..., n-1]";
+  let summary = "the indices along one dimension of a tile";
   let description = [{
+    Each element is its coordinate along `dim` (0 unless given): a 1-D
+    iota is [0, 1, ..., n-1]; a 2-D one along dim 1 holds in every row the
+    column indices. An iota of any layout is made in registers, so the
+    compiler produces row and column indices where they are used instead of
+    moving a 1-D iota between layouts.
+
     ```mlir
     %i = tile.iota : tensor<64xi32>
+    %cols = tile.iota dim 1 : tensor<64x64xi32>
     ```
   }];
+  let arguments = (ins DefaultValuedAttr<I64Attr, "0">:$dim);
   let results = (outs Tile_IntTile:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat = "(`dim` $dim^)? attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 

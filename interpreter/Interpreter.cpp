@@ -2283,8 +2283,13 @@ bool Interp::execIota(tile::IotaOp op) {
     return false;
   if (r.kind != RtValue::Kind::Int)
     return fail(op, "iota needs an integer tile");
+  // Row-major: the coordinate along dim is (k / inner) % size.
+  llvm::ArrayRef<int64_t> shape = op.getType().getShape();
+  int64_t dim = op.getDim(), inner = 1;
+  for (int64_t d = dim + 1; d < int64_t(shape.size()); ++d)
+    inner *= shape[d];
   for (int64_t k = 0; k < r.numel; ++k)
-    r.i()[k] = wrapSigned(k, r.width);
+    r.i()[k] = wrapSigned(k / inner % shape[dim], r.width);
   bind(op.getResult(), std::move(r));
   return true;
 }

@@ -218,7 +218,8 @@ struct IotaLowering : OpConversionPattern<tile::IotaOp> {
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
     SmallVector<Value> values;
     for (int64_t r = 0; r < layout.numRegisters(); ++r) {
-      Value c = registerCoords(rewriter, loc, layout, r, lane, warp)[0];
+      Value c =
+          registerCoords(rewriter, loc, layout, r, lane, warp)[op.getDim()];
       if (element.getIntOrFloatBitWidth() < 64)
         c = LLVM::TruncOp::create(rewriter, loc, element, c);
       values.push_back(c);

@@ -483,8 +483,8 @@ tile.kernel @permute_element_type() {
 // -----
 
 tile.kernel @iota_rank() {
-  // expected-error @+1 {{'tile.iota' op result must be a 1-D tile, got rank 2}}
-  %0 = tile.iota : tensor<8x8xi32>
+  // expected-error @+1 {{'tile.iota' op dim 2 is not a dimension of a rank-2 tile}}
+  %0 = tile.iota dim 2 : tensor<8x8xi32>
   tile.return
 }
 
