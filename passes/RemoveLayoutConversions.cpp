@@ -331,16 +331,160 @@ struct HoistConstantCopies : OpRewritePattern<LocalAllocOp> {
   }
 };
 
+/// An iota is made in registers in any layout, so a reshape that only adds
+/// or drops unit dimensions, a broadcast along other dimensions, or a
+/// conversion of an iota is an iota of the result's type: the row and
+/// column indices of a mask come straight in the accumulator's layout
+/// instead of through shared memory.
+struct IotaInAnyLayout : RewritePattern {
+  IotaInAnyLayout(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<ReshapeOp, BroadcastOp, ConvertLayoutOp>(op))
+      return failure();
+    auto iota = op->getOperand(0).getDefiningOp<IotaOp>();
+    if (!iota)
+      return failure();
+    ArrayRef<int64_t> from = iota.getType().getShape();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    ArrayRef<int64_t> to = type.getShape();
+    int64_t dim = iota.getDim();
+    if (isa<ReshapeOp>(op)) {
+      // The iota's dimension, among the dimensions that are not 1.
+      if (from[dim] == 1)
+        return failure();
+      SmallVector<int64_t> wide, wideTo;
+      int64_t position = -1;
+      for (auto [d, n] : llvm::enumerate(from))
+        if (n != 1) {
+          if (int64_t(d) == dim)
+            position = wide.size();
+          wide.push_back(n);
+        }
+      for (auto [d, n] : llvm::enumerate(to))
+        if (n != 1) {
+          if (int64_t(wideTo.size()) == position)
+            dim = d;
+          wideTo.push_back(n);
+        }
+      if (wide != wideTo)
+        return failure();
+    } else if (isa<BroadcastOp>(op) && from[dim] != to[dim]) {
+      return failure();
+    }
+    rewriter.replaceOpWithNewOp<IotaOp>(op, type, dim);
+    return success();
+  }
+};
+
+/// broadcast(x) -> broadcast(convert(x)) into the result's layout over x's
+/// shape, when the broadcast would move data between threads: the
+/// broadcast becomes register copies, conversions of one vector into one
+/// layout merge (CSE), and ConvertVectorOperands moves them up to where
+/// the vector is made. For small sources only (a row or column).
+struct BroadcastThroughConvert : OpRewritePattern<BroadcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BroadcastOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSource().getType(), dst = op.getType();
+    Attribute layout = getLayout(dst);
+    if (!getLayout(src) || !layout || src.getNumElements() > 256)
+      return failure();
+    RankedTensorType target = inLayout(src, layout);
+    LinearLayout out = LinearLayout::get(layout, dst.getShape());
+    if (target == src ||
+        !broadcastRegisters(LinearLayout::get(getLayout(src), src.getShape()),
+                            out)
+             .empty() ||
+        broadcastRegisters(LinearLayout::get(layout, src.getShape()), out)
+            .empty())
+      return failure();
+    Value converted =
+        ConvertLayoutOp::create(rewriter, op.getLoc(), target, op.getSource());
+    rewriter.modifyOpInPlace(op,
+                             [&] { op.getSourceMutable().assign(converted); });
+    return success();
+  }
+};
+
+/// convert(f(a, b...)) -> f(convert(a), b'...) for a vector (a tile with
+/// a unit dimension) in a blocked layout, when every operand but one is
+/// cheap to make in any layout (canRematerialize): the one conversion
+/// moves up the chain, where conversions of the same vector merge. (From
+/// blocked layouts only: ElementwiseInAccumulatorLayout moves conversions
+/// from accumulators down.)
+struct ConvertVectorOperands : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *def = op.getSource().getDefiningOp();
+    RankedTensorType type = op.getType();
+    if (!def || !def->hasTrait<OpTrait::Elementwise>() ||
+        def->getNumResults() != 1 || def->getNumRegions() != 0 ||
+        !isa_and_nonnull<BlockedLayoutAttr>(
+            op.getSource().getType().getEncoding()) ||
+        !llvm::is_contained(type.getShape(), 1))
+      return failure();
+    Value moved;
+    for (Value operand : def->getOperands()) {
+      if (!isa<RankedTensorType>(operand.getType()) ||
+          canRematerialize(operand))
+        continue;
+      if (moved)
+        return failure();
+      moved = operand;
+    }
+    Attribute layout = type.getEncoding();
+    OperationState state(def->getLoc(), def->getName());
+    for (Value operand : def->getOperands()) {
+      if (!isa<RankedTensorType>(operand.getType()))
+        state.addOperands(operand);
+      else if (operand == moved)
+        state.addOperands(ConvertLayoutOp::create(
+                              rewriter, op.getLoc(),
+                              inLayout(operand.getType(), layout), operand)
+                              .getResult());
+      else
+        state.addOperands(rematerialize(rewriter, operand, layout));
+    }
+    state.addTypes(type);
+    state.addAttributes(def->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResult(0));
+    return success();
+  }
+};
+
+/// convert(reshape(x)) -> reshape(x) into the conversion's layout: one
+/// exchange instead of two (a column of one layout read as a row of
+/// another).
+struct ReshapeIntoLayout : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    auto reshape = op.getSource().getDefiningOp<ReshapeOp>();
+    if (!reshape || !reshape->hasOneUse())
+      return failure();
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(),
+                                           reshape.getSource());
+    rewriter.eraseOp(reshape);
+    return success();
+  }
+};
+
 struct RemoveLayoutConversionsPass
     : impl::TileRemoveLayoutConversionsBase<RemoveLayoutConversionsPass> {
   using TileRemoveLayoutConversionsBase::TileRemoveLayoutConversionsBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<LoadIntoLayout, CarryInLayout, StoreFromAccumulator,
-                 ElementwiseInAccumulatorLayout, AllocFromAnyLayout,
-                 FragmentsFromRegisters, HoistConstantCopies,
-                 CastBeforeConvert<arith::TruncFOp>,
-                 CastBeforeConvert<arith::ExtFOp>>(&getContext());
+    patterns
+        .add<LoadIntoLayout, CarryInLayout, StoreFromAccumulator,
+             ElementwiseInAccumulatorLayout, AllocFromAnyLayout,
+             FragmentsFromRegisters, HoistConstantCopies,
+             CastBeforeConvert<arith::TruncFOp>,
+             CastBeforeConvert<arith::ExtFOp>, IotaInAnyLayout,
+             BroadcastThroughConvert, ConvertVectorOperands, ReshapeIntoLayout>(
+            &getContext());
     if (wgmmaRegisterA)
       patterns.add<WgmmaAFromRegisters>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -25,19 +25,18 @@
 // RUN: tessera print conv --dtype bf16 | tile-compile - --target sm_90a -o %t.conv.ptx
 // RUN: %ptxas -arch=sm_90a %t.conv.ptx -o %t.conv.cubin
 // The conv library's fused kernels at 512, 1K and 2K (row-column plans),
-// with the flags scripts/build-conv-kernels.sh gives them: Tensor Core mma,
-// no spills at 512 and at 1K without gates. (2K spills 120 bytes at 4
-// warps, which still measured fastest; 4K and up spill more:
-// bench/RESULTS.md.)
-// RUN: tessera print conv --dtype bf16 --seqlen 512 --gates pre,post | tile-compile - --target sm_90a --num-warps 2 -o %t.conv512.ptx
+// with the flags scripts/build-conv-kernels.sh gives them (no LICM but at
+// 1K): Tensor Core mma, no spills (2K with both gates still spills 60
+// bytes).
+// RUN: tessera print conv --dtype bf16 --seqlen 512 --gates pre,post | tile-compile - --target sm_90a --num-warps 2 --no-hoist-invariants -o %t.conv512.ptx
 // RUN: FileCheck %s --input-file %t.conv512.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv512.ptx -o %t.conv512.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print conv --dtype f16 --seqlen 1024 --gates none | tile-compile - --target sm_90a --num-warps 4 -o %t.conv1k.ptx
 // RUN: FileCheck %s --input-file %t.conv1k.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv1k.ptx -o %t.conv1k.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
-// RUN: tessera print conv --dtype bf16 --seqlen 2048 | tile-compile - --target sm_90a --num-warps 4 -o %t.conv2k.ptx
+// RUN: tessera print conv --dtype bf16 --seqlen 2048 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants -o %t.conv2k.ptx
 // RUN: FileCheck %s --input-file %t.conv2k.ptx --check-prefix=MMASYNC
-// RUN: %ptxas -arch=sm_90a %t.conv2k.ptx -o %t.conv2k.cubin
+// RUN: %ptxas -arch=sm_90a -v %t.conv2k.ptx -o %t.conv2k.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // MMASYNC: mma.sync.aligned.m16n8k16.row.col.f32
 // RUN: tessera print ssd --dtype bf16 | tile-compile - --target sm_90a -o %t.ssd.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssd.ptx -o %t.ssd.cubin 2>&1 | FileCheck %s --check-prefix=ACCEPTED
@@ -46,8 +45,13 @@
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 -o %t.ssdf.ptx
 // RUN: FileCheck %s --input-file %t.ssdf.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf.ptx -o %t.ssdf.cubin 2>&1 | FileCheck %s --check-prefixes=FUSED,NOSERIAL
-// At dstate 64 (three stages, no swizzle, as the kernel library builds it) it is
-// spill-free.
+// At dstate 64 (three stages, no swizzle) it is spill-free, and at dstate
+// 64 and 128 with the kernel library's flags (`tessera ssd-flags`) too.
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 --no-swizzle --num-warps 4 --stmatrix --scratch-lifetimes --no-hoist-invariants -o %t.ssdlib128.ptx
+// RUN: FileCheck %s --input-file %t.ssdlib128.ptx --check-prefix=WGMMA
+// RUN: %ptxas -arch=sm_90a -v %t.ssdlib128.ptx -o %t.ssdlib128.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --no-swizzle --num-warps 4 --no-wgmma-register-a --scratch-lifetimes --no-hoist-invariants -o %t.ssdlib64.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.ssdlib64.ptx -o %t.ssdlib64.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --no-swizzle -o %t.ssdf64l.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf64l.ptx -o %t.ssdf64l.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // The split forward's three kernels (segment states, combine, segment
