@@ -30,7 +30,7 @@ if [ ! -d "$cases" ] && [ -z "${SKIP_CASES:-}" ]; then # shipped compressed
 fi
 [ -n "${SKIP_CASES:-}" ] || run gpu-cases "$here/tessera-gpu-run" "$cases"
 # SKIP_CASES=1, SKIP_GEMM=1, SKIP_SSD=1, SKIP_CONV=1 leave those checks and
-# timings out.
+# timings out; SKIP_CONV_BENCH=1 only the convolution benchmark.
 if [ -x "$here/tessera-gemm-bench" ] && [ -z "${SKIP_GEMM:-}" ]; then
   # Correctness against the float64 GPU reference at every size, timing
   # against cuBLAS in the same run.
@@ -134,8 +134,9 @@ if [ -x "$here/tessera-conv-bench" ] && [ -z "${SKIP_CONV:-}" ]; then
     done
   done
   # The benchmark: batch 16 x 768 channels at 1K, 2K, 4K, 16K, batch 4 at
-  # 64K, both element types, no gates; ours and the cuFFT path in one run.
-  for dt in bf16 f16; do
+  # 64K, both element types, no gates; ours and the cuFFT path in one run
+  # (SKIP_CONV_BENCH=1 leaves it out).
+  [ -n "${SKIP_CONV_BENCH:-}" ] || for dt in bf16 f16; do
     for len in 1024 2048 4096 16384; do
       conv "bench-$len-$dt" --batch 16 --channels 768 --seqlen "$len" --dtype "$dt"
     done
