@@ -156,6 +156,19 @@ LogicalResult lowerIndexMap(
   return success();
 }
 
+/// Replaces `op` by the registers `from` of its lowered source: result
+/// register r is source register from[r] (no data moves between threads).
+void replaceWithRegisters(Operation *op, Value source, ArrayRef<int64_t> from,
+                          Type resultType,
+                          ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  SmallVector<Value> in = unpackStruct(rewriter, loc, source);
+  SmallVector<Value> out;
+  for (int64_t r : from)
+    out.push_back(in[r]);
+  rewriter.replaceOp(op, packStruct(rewriter, loc, resultType, out));
+}
+
 /// A lowering through lowerIndexMap; `swizzle` allows the scratch swizzle.
 template <typename OpT> struct IndexMapPattern : OpConversionPattern<OpT> {
   IndexMapPattern(const TypeConverter &converter, MLIRContext *context,
@@ -180,15 +193,9 @@ struct RowMajorPreservingLowering : IndexMapPattern<OpT> {
       std::vector<int64_t> from =
           tile::registerPermutation(layoutOf(src), layoutOf(dst));
       if (!from.empty()) {
-        Location loc = op.getLoc();
-        SmallVector<Value> in =
-            unpackStruct(rewriter, loc, adaptor.getSource());
-        SmallVector<Value> out;
-        for (int64_t r : from)
-          out.push_back(in[r]);
-        rewriter.replaceOp(
-            op, packStruct(rewriter, loc,
-                           this->getTypeConverter()->convertType(dst), out));
+        replaceWithRegisters(op, adaptor.getSource(), from,
+                             this->getTypeConverter()->convertType(dst),
+                             rewriter);
         return success();
       }
     }
@@ -217,15 +224,8 @@ struct BroadcastLowering : IndexMapPattern<tile::BroadcastOp> {
       std::vector<int64_t> from =
           tile::broadcastRegisters(layoutOf(src), layoutOf(dst));
       if (!from.empty()) {
-        Location loc = op.getLoc();
-        SmallVector<Value> in =
-            unpackStruct(rewriter, loc, adaptor.getSource());
-        SmallVector<Value> out;
-        for (int64_t r : from)
-          out.push_back(in[r]);
-        rewriter.replaceOp(op, packStruct(rewriter, loc,
-                                          getTypeConverter()->convertType(dst),
-                                          out));
+        replaceWithRegisters(op, adaptor.getSource(), from,
+                             getTypeConverter()->convertType(dst), rewriter);
         return success();
       }
     }
