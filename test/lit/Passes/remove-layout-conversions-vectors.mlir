@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-remove-layout-conversions --cse | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-remove-layout-conversions --cse | FileCheck %s
 
 #col = #tile.blocked<spt = [1, 1], tpw = [32, 1], wpc = [4, 1], order = [1, 0]>
 #row = #tile.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
@@ -46,3 +46,29 @@ tile.kernel @mask_and_decay(%x: !tile.view<?x?xf32>, %acc: !tile.view<?x?xf32>) 
   %q = arith.mulf %p, %a : tensor<64x64xf32, #mma>
   tile.store %q, %acc[%c0, %c0] : tensor<64x64xf32, #mma> -> !tile.view<?x?xf32>
 }
+
+// -----
+
+#v = #tile.blocked<spt = [8], tpw = [32], wpc = [4], order = [0]>
+#b = #tile.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#wide = #tile.blocked<spt = [1, 4], tpw = [1, 32], wpc = [4, 1], order = [1, 0]>
+#mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+
+// What stays: an iota reshaped to other non-unit dimensions (8 x 8 is not
+// 64 along one dimension) keeps its reshape; a broadcast whose source has
+// more than 256 elements keeps its exchange (no conversion added).
+// CHECK-LABEL: tile.kernel @stays
+// CHECK:       tile.iota : tensor<64xi32
+// CHECK:       tile.reshape {{.*}} -> tensor<8x8xi32
+// CHECK-NOT:   tile.convert_layout
+// CHECK:       tile.broadcast {{.*}} : tensor<1x512xf32, #{{.*}}> -> tensor<64x512xf32, #mma>
+tile.kernel @stays(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xi32>) {
+  %c0 = arith.constant 0 : index
+  %i = tile.iota : tensor<64xi32, #v>
+  %r = tile.reshape %i : tensor<64xi32, #v> -> tensor<8x8xi32, #b>
+  tile.store %r, %y[%c0, %c0] : tensor<8x8xi32, #b> -> !tile.view<?x?xi32>
+  %w = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<1x512xf32, #wide>
+  %wb = tile.broadcast %w : tensor<1x512xf32, #wide> -> tensor<64x512xf32, #mma>
+  tile.store %wb, %x[%c0, %c0] : tensor<64x512xf32, #mma> -> !tile.view<?x?xf32>
+}
+
