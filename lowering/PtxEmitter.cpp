@@ -114,6 +114,12 @@ FailureOr<std::string> emitPtx(ModuleOp module, const std::string &chip,
       std::string replaced = text, regexError;
       while (licm.match(replaced))
         replaced = licm.sub("no-op-loop", replaced, &regexError);
+      // A LICM printed in another form would stay in silently.
+      if (StringRef(replaced).contains("licm")) {
+        if (error)
+          *error = "cannot take LICM out of the pipeline: " + replaced;
+        return failure();
+      }
       llvm::ModulePassManager withoutLicm;
       if (llvm::Error e = pb.parsePassPipeline(withoutLicm, replaced)) {
         if (error)

@@ -165,7 +165,9 @@ struct ElementwiseInAccumulatorLayout : RewritePattern {
         if (isa_and_nonnull<MmaLayoutAttr>(
                 convert.getSource().getType().getEncoding()))
           layout = convert.getSource().getType().getEncoding();
-    if (!layout)
+    // Already in the accumulator's layout (an identity conversion): nothing
+    // to move, and rewriting would replace the op by a conversion of itself.
+    if (!layout || layout == getLayout(op->getResult(0).getType()))
       return failure();
     for (Value operand : op->getOperands())
       if (isa<RankedTensorType>(operand.getType()) &&

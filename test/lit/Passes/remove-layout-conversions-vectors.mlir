@@ -72,3 +72,19 @@ tile.kernel @stays(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xi32>) {
   tile.store %wb, %x[%c0, %c0] : tensor<64x512xf32, #mma> -> !tile.view<?x?xf32>
 }
 
+
+// -----
+
+#n = #tile.mma<version = 2, wpc = [2, 2], instr = [16, 8]>
+
+// math on an identity conversion of an accumulator-layout tile: nothing to
+// move (the pass once rewrote the op into a conversion of itself, forever).
+// CHECK-LABEL: tile.kernel @identity_convert
+// CHECK:       math.exp {{.*}} : tensor<64x1xf32, #mma>
+tile.kernel @identity_convert(%x: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x1xf32, #n>
+  %b = tile.convert_layout %a : tensor<64x1xf32, #n> -> tensor<64x1xf32, #n>
+  %e = math.exp %b : tensor<64x1xf32, #n>
+  tile.store %e, %x[%c0, %c0] : tensor<64x1xf32, #n> -> !tile.view<?x?xf32>
+}
