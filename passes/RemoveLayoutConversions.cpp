@@ -9,6 +9,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace tessera::tile {
@@ -92,16 +93,51 @@ RankedTensorType inLayout(Type t, Attribute layout) {
                                layout);
 }
 
+/// Whether `v` is the same in every iteration of `loop`: defined outside
+/// it, or by side-effect-free scalar ops of such values (index arithmetic
+/// the pipeline's hoisting clones along with the load).
+bool isLoopInvariant(Value v, scf::ForOp loop, int depth = 8) {
+  if (loop.isDefinedOutsideOfLoop(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth == 0 || def->getNumRegions() != 0 ||
+      !isMemoryEffectFree(def) ||
+      llvm::any_of(def->getResultTypes(),
+                   [](Type t) { return isa<RankedTensorType>(t); }))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isLoopInvariant(operand, loop, depth - 1);
+  });
+}
+
+/// A load in a loop that reads the same tile in every iteration (its view
+/// and indices loop-invariant, the view not stored to in the loop):
+/// tile-pipeline moves it before the loop, so loading it in another layout
+/// costs one more load per program, not an exchange per iteration.
+bool isHoistableLoad(LoadOp load) {
+  auto loop = load->getParentOfType<scf::ForOp>();
+  if (!loop || !loop.isDefinedOutsideOfLoop(load.getView()) ||
+      !llvm::all_of(load.getIndices(),
+                    [&](Value i) { return isLoopInvariant(i, loop); }))
+    return false;
+  bool written = false;
+  loop.walk(
+      [&](StoreOp store) { written |= store.getView() == load.getView(); });
+  return !written;
+}
+
 /// Values that are cheap to produce in any layout: broadcasts, splats,
-/// splat constants, conversions, and elementwise ops of those (a few
-/// levels deep). Their layout follows their consumer's instead of the other
-/// way round.
-bool canRematerialize(Value v, int depth = 4) {
+/// splat constants, conversions, with `withLoads` loads a loop reads once
+/// (isHoistableLoad), and elementwise ops of those (a few levels deep).
+/// Their layout follows their consumer's instead of the other way round.
+bool canRematerialize(Value v, int depth = 4, bool withLoads = false) {
   Operation *def = v.getDefiningOp();
   if (!def || def->getNumResults() != 1 || !getLayout(v.getType()))
     return false;
   if (isa<BroadcastOp, SplatOp, ConvertLayoutOp>(def))
     return true;
+  if (auto load = dyn_cast<LoadOp>(def))
+    return withLoads && isHoistableLoad(load);
   if (auto cst = dyn_cast<arith::ConstantOp>(def))
     return isa<SplatElementsAttr>(cst.getValue());
   if (depth == 0 || !def->hasTrait<OpTrait::Elementwise>() ||
@@ -109,7 +145,7 @@ bool canRematerialize(Value v, int depth = 4) {
     return false;
   return llvm::all_of(def->getOperands(), [&](Value operand) {
     return !isa<RankedTensorType>(operand.getType()) ||
-           canRematerialize(operand, depth - 1);
+           canRematerialize(operand, depth - 1, withLoads);
   });
 }
 
@@ -133,6 +169,12 @@ Value rematerialize(PatternRewriter &rewriter, Value v, Attribute layout) {
     return arith::ConstantOp::create(
         rewriter, loc, type,
         cast<SplatElementsAttr>(cst.getValue()).resizeSplat(type));
+  if (auto load = dyn_cast<LoadOp>(def))
+    return LoadOp::create(rewriter, loc, type, load.getView(),
+                          load.getIndices(), load.getPaddingAttr(),
+                          load.getLatencyAttr(), load.getCacheAttr(),
+                          load.getAllowTmaAttr())
+        .getResult();
   // Elementwise: the same op on rematerialized operands.
   OperationState state(loc, def->getName());
   for (Value operand : def->getOperands())
@@ -160,18 +202,30 @@ struct ElementwiseInAccumulatorLayout : RewritePattern {
         op->getNumRegions() != 0 || !getLayout(op->getResult(0).getType()))
       return failure();
     Attribute layout;
+    SmallVector<ConvertLayoutOp> fromAccumulator;
     for (Value operand : op->getOperands())
       if (auto convert = operand.getDefiningOp<ConvertLayoutOp>())
         if (isa_and_nonnull<MmaLayoutAttr>(
-                convert.getSource().getType().getEncoding()))
+                convert.getSource().getType().getEncoding())) {
           layout = convert.getSource().getType().getEncoding();
+          fromAccumulator.push_back(convert);
+        }
     // Already in the accumulator's layout (an identity conversion): nothing
     // to move, and rewriting would replace the op by a conversion of itself.
     if (!layout || layout == getLayout(op->getResult(0).getType()))
       return failure();
+    // A second load of a tile only pays if the accumulator's conversion
+    // goes away: when all its users are elementwise ops that move too. A
+    // conversion another op (a gather) still needs would stay, and the
+    // result of this op would need one of its own.
+    bool withLoads = llvm::all_of(fromAccumulator, [](ConvertLayoutOp c) {
+      return llvm::all_of(c->getUsers(), [](Operation *user) {
+        return user->hasTrait<OpTrait::Elementwise>();
+      });
+    });
     for (Value operand : op->getOperands())
       if (isa<RankedTensorType>(operand.getType()) &&
-          !canRematerialize(operand))
+          !canRematerialize(operand, 4, withLoads))
         return failure();
     Value inAcc = rematerialize(rewriter, op->getResult(0), layout);
     rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, op->getResult(0).getType(),

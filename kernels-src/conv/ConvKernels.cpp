@@ -34,6 +34,8 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 namespace tessera::conv {
 namespace {
@@ -195,6 +197,23 @@ Complex fftRowColumn(const Complex &x, const RowColumnDfts &d, DType dtype) {
   return timesDft(a, d.right, dtype);
 }
 
+/// The transforms of z and of conj(z) by fftRowColumn, from the same four
+/// real products of the first stage: with F X = (rr - ii) + i (ri + ir),
+/// F conj(X) = (rr + ii) + i (ir - ri). FFT(conj z)[k] = conj(Z[-k]), the
+/// partner the real-input packing needs, then comes in Z's own order and
+/// layout: no gather, no exchange.
+std::pair<Complex, Complex> fftRowColumnWithConjugate(const Complex &x,
+                                                      const RowColumnDfts &d,
+                                                      DType dtype) {
+  Tile xr = cast(x.re, dtype), xi = cast(x.im, dtype);
+  Tile zero = zeros({d.left.re.shape()[0], x.re.shape()[1]}, f32);
+  Tile rr = mma(d.left.re, xr, zero), ii = mma(d.left.im, xi, zero);
+  Tile ri = mma(d.left.re, xi, zero), ir = mma(d.left.im, xr, zero);
+  Complex a = Complex{rr - ii, ri + ir} * d.twiddle;
+  Complex aConj = Complex{rr + ii, ir - ri} * d.twiddle;
+  return {timesDft(a, d.right, dtype), timesDft(aConj, d.right, dtype)};
+}
+
 /// The inverse of fftRowColumn (unscaled), its first `half` rows:
 /// E = Z conj(F_m2), E[k1][n2] *= w_M^(-k1 n2), X = conj(F_m1) E.
 Complex ifftRowColumn(const Complex &Z, const RowColumnDfts &d, DType dtype) {
@@ -280,13 +299,20 @@ void fusedRowColumn(KernelArgs &args, const Plan &p, const Config &c,
       z = {z.re * g.re, z.im * g.im};
     }
     const RowColumnDfts dfts = rowColumnDfts(m1, m2, half, c.dtype);
-    Complex Z = fftRowColumn(z, dfts, c.dtype);
+    // Z = FFT(z) and conj(Z[-k]), which is FFT(conj z)[k].
+    Complex Z, Zc;
+    if (p.conjugatePartners) {
+      std::tie(Z, Zc) = fftRowColumnWithConjugate(z, dfts, c.dtype);
+    } else {
+      Z = fftRowColumn(z, dfts, c.dtype);
+      Zc = conj(negatedRowColumn(Z, m1, m2));
+    }
     // Load indices count tiles: tile (4 h + r) of m1 rows.
     auto row = [&](int64_t r) {
       return load(spectrum, {h * Scalar(4) + Scalar(r), 0}, {m1, m2});
     };
     Complex P{row(0), row(1)}, Q{row(2), row(3)};
-    Complex Zy = P * Z + Q * conj(negatedRowColumn(Z, m1, m2));
+    Complex Zy = P * Z + Q * Zc;
     Complex out = ifftRowColumn(Zy, dfts, c.dtype);
     if (c.postGate) {
       Complex g = loadHalf(args["post"]);

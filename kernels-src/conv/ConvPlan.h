@@ -67,10 +67,17 @@ std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
 /// `rowsPerProgram` batch rows of one channel in turn, so the DFT matrices
 /// and twiddles it builds serve them all: the fused grid is (channels,
 /// ceil(batch / rowsPerProgram)), the inner one innerGrid.
+///
+/// `conjugatePartners` (fused rowColumn, M at most 2048): the real-input
+/// packing's conj(Z[-k]) is FFT(conj z)[k], computed from the same first-
+/// stage products as Z, in Z's order and layout, instead of gathered from
+/// Z through shared memory. It costs a second right product and registers:
+/// at M = 4096 (8 warps) the kernel spills and runs slower.
 struct Plan {
   int64_t M = 0;
   bool fused = true;
   bool rowColumn = false;
+  bool conjugatePartners = false;
   int64_t rowsPerProgram = 1;
   int64_t outer = 1;
   std::vector<int64_t> factors;

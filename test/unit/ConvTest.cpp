@@ -469,7 +469,7 @@ TEST(ConvPlan, FftSizeAndPaths) {
       p *= v;
     return p;
   };
-  for (int64_t L : {256, 1000, 1024, 4096, 16384, 16385, 32768}) {
+  for (int64_t L : {256, 512, 1000, 1024, 2048, 4096, 16384, 16385, 32768}) {
     SCOPED_TRACE("seqlen " + std::to_string(L));
     const int64_t M = conv::fftSize(L);
     conv::Plan p = conv::plan(L);
@@ -477,6 +477,9 @@ TEST(ConvPlan, FftSizeAndPaths) {
     // Fused up to M = 8192, and at 16384 for lengths that are not powers
     // of two.
     EXPECT_EQ(p.fused, M <= 8192 || (M == 16384 && L != M));
+    // conj(Z[-k]) from the transform of conj(z) in the fused row-column
+    // kernels up to 2048, gathered everywhere else.
+    EXPECT_EQ(p.conjugatePartners, p.fused && p.rowColumn && M <= 2048);
     if (p.fused) {
       EXPECT_EQ(product(p.factors), M);
       EXPECT_GE(p.factors.size(), 2u);
@@ -493,6 +496,7 @@ TEST(ConvPlan, FftSizeAndPaths) {
     conv::Plan forced = conv::plan(L, /*forceMultiPass=*/true);
     EXPECT_EQ(forced.M, M);
     EXPECT_FALSE(forced.fused);
+    EXPECT_FALSE(forced.conjugatePartners);
     EXPECT_GT(forced.outer, 1);
     EXPECT_EQ(forced.outer * product(forced.factors), M);
   }

@@ -1,0 +1,81 @@
+// RUN: tile-opt %s -split-input-file --tile-remove-layout-conversions --cse | FileCheck %s
+
+#b = #tile.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#mma = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+
+// The spectrum product of the fused convolution: a coefficient tile the
+// loop reads in every iteration (loop-invariant index arithmetic, a view
+// the loop does not write) times an accumulator. The accumulator's
+// conversion has only elementwise users, so the load is made in the
+// accumulator's layout (tile-pipeline then hoists it) and the product runs
+// where the accumulator sits: no exchange in the loop.
+// CHECK-LABEL: tile.kernel @invariant_load
+// CHECK:       scf.for
+// CHECK:         %[[A:.*]] = tile.load %arg0{{.*}} -> tensor<64x16xf32, #mma>
+// CHECK:         %[[P:.*]] = tile.load %arg1{{.*}} -> tensor<64x16xf32, #mma>
+// CHECK:         %[[M:.*]] = arith.mulf %[[P]], %[[A]] : tensor<64x16xf32, #mma>
+// CHECK:         %[[S:.*]] = arith.addf %[[M]], %[[A]] : tensor<64x16xf32, #mma>
+// CHECK:         tile.convert_layout %[[S]] : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #blocked>
+// CHECK-NOT:     tile.convert_layout
+tile.kernel @invariant_load(%z: !tile.view<?x?xf32>, %p: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index, %h: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %a = tile.load %z[%i, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+    %ab = tile.convert_layout %a : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #b>
+    %row = arith.muli %h, %c4 : index
+    %coef = tile.load %p[%row, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
+    %prod = arith.mulf %coef, %ab : tensor<64x16xf32, #b>
+    %sum = arith.addf %prod, %ab : tensor<64x16xf32, #b>
+    tile.store %sum, %y[%i, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+  }
+}
+
+// -----
+
+#b = #tile.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#mma = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+
+// What stays in the blocked layout: when a gather still needs the
+// accumulator converted, a second load would not remove that conversion
+// and the product would need one of its own; a load whose row depends on
+// the iteration is read every iteration; a view the loop writes may
+// change between iterations. (Each accumulator is also stored as it is, so
+// that its conversion is not folded into its load.)
+// CHECK-LABEL: tile.kernel @stays
+// CHECK:       scf.for
+// CHECK-NOT:     tile.load %arg1{{.*}} #mma
+// CHECK:         tile.gather
+// CHECK:         arith.mulf {{.*}} : tensor<64x16xf32, #blocked>
+// CHECK:         tile.load %arg1[%arg4, {{.*}} -> tensor<64x16xf32, #blocked>
+// CHECK:         arith.mulf {{.*}} : tensor<64x16xf32, #blocked>
+// CHECK:         tile.load %arg2[%c0, %c0] {{.*}} -> tensor<64x16xf32, #blocked>
+// CHECK:         arith.mulf {{.*}} : tensor<64x16xf32, #blocked>
+tile.kernel @stays(%z: !tile.view<?x?xf32>, %p: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %a = tile.load %z[%i, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+    tile.store %a, %y[%c1, %c1] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
+    %ab = tile.convert_layout %a : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #b>
+    %idx = tile.iota : tensor<64x16xi32, #b>
+    %g = tile.gather %ab[%idx] axis 0 : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+    %coef = tile.load %p[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
+    %m1 = arith.mulf %coef, %ab : tensor<64x16xf32, #b>
+    tile.store %g, %y[%i, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+    tile.store %m1, %y[%i, %c1] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+    %a2 = tile.load %z[%c1, %i] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+    tile.store %a2, %y[%c1, %c1] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
+    %ab2 = tile.convert_layout %a2 : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #b>
+    %coef2 = tile.load %p[%i, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
+    %m2 = arith.mulf %coef2, %ab2 : tensor<64x16xf32, #b>
+    tile.store %m2, %y[%c0, %i] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+    %a3 = tile.load %z[%i, %c1] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+    tile.store %a3, %y[%c1, %c1] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
+    %ab3 = tile.convert_layout %a3 : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #b>
+    %coef3 = tile.load %y[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
+    %m3 = arith.mulf %coef3, %ab3 : tensor<64x16xf32, #b>
+    tile.store %m3, %y[%i, %i] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+  }
+}
