@@ -105,6 +105,13 @@ std::optional<Prefetch> prefetchOf(scf::ForOp loop, Value operand) {
   auto arg = dyn_cast<BlockArgument>(load.getView());
   if (!arg || !isa<KernelOp>(arg.getOwner()->getParentOp()))
     return std::nullopt;
+  // A copy issued stages ahead would read before this iteration's stores
+  // to the same view (an in-place update); distinct views do not overlap.
+  bool written = false;
+  loop.walk(
+      [&](StoreOp store) { written |= store.getView() == load.getView(); });
+  if (written)
+    return std::nullopt;
   for (Operation *user : alloc->getUsers())
     if (!isa<WarpgroupMmaOp, LocalLoadOp>(user))
       return std::nullopt;

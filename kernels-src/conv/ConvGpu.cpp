@@ -6,9 +6,10 @@ namespace tessera::conv {
 
 size_t workspaceBytes(const Shape &s) {
   Plan p = plan(s.seqlen);
-  // The multi-pass work buffer: (batch, channels, 2, outer, inner) in the
-  // element type (bf16 and f16 are both two bytes).
-  return p.fused ? 0 : size_t(s.batch * s.channels * 2 * p.M) * 2;
+  // The multi-pass work buffers, pass 1 -> 2 and pass 2 -> 3: (batch,
+  // channels, 2, outer, inner) each, in the element type (bf16 and f16 are
+  // both two bytes).
+  return p.fused ? 0 : 2 * size_t(s.batch * s.channels * 2 * p.M) * 2;
 }
 
 rt::Status prepare(rt::Runtime &runtime, const Shape &s, const DeviceTensor &k,
@@ -136,21 +137,28 @@ rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
   auto grid = [&](const DeviceTensor &t) {
     return over(t, {B, H, Mo / 2, Mi, 2}, {2 * Mi, 2, 1});
   };
+  // Two buffers: the inner pass reads one and writes the other.
+  const rt::DevicePtr inverseBuffer =
+      a.workspace + rt::DevicePtr(B * H * 2 * M) * 2;
   rt::Arg work =
       rt::ViewArg{a.workspace, {B, H, 2, Mo, Mi}, {H * 2 * M, 2 * M, M, Mi, 1}};
+  rt::Arg inverse = rt::ViewArg{
+      inverseBuffer, {B, H, 2, Mo, Mi}, {H * 2 * M, 2 * M, M, Mi, 1}};
   std::vector<rt::Arg> a1 = {grid(a.u)};
   if (g.pre)
     a1.push_back(grid(a.pre));
   a1.push_back(work);
   if (rt::Status st = launch("conv_outer_fwd", a1, {Mi / W, H, B}); !st)
     return st;
-  const ViewShape sv = innerSpectrumView(p, H);
+  const ViewShape sv = innerSpectrumView(p, H), wv = innerWorkView(p, B, H);
   rt::Arg spectrum = rt::ViewArg{a.spectrum.ptr, sv.sizes, sv.strides};
-  if (rt::Status st =
-          launch("conv_inner", {work, spectrum}, innerGrid(p, B, H));
+  if (rt::Status st = launch(
+          "conv_inner",
+          {rt::ViewArg{a.workspace, wv.sizes, wv.strides}, spectrum, inverse},
+          innerGrid(p, B, H));
       !st)
     return st;
-  std::vector<rt::Arg> a3 = {work};
+  std::vector<rt::Arg> a3 = {inverse};
   if (g.post)
     a3.push_back(grid(a.post));
   a3.push_back(grid(a.y));

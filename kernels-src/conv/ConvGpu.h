@@ -37,7 +37,9 @@ struct ConvArgs {
   size_t workspaceSize = 0;
 };
 
-/// Device workspace convolve needs: 0 when one kernel does it all.
+/// Device workspace convolve needs: 0 when one kernel does it all; for three
+/// passes two work buffers of (batch, channels, 2, fftSize(seqlen))
+/// two-byte elements (the inner pass reads one and writes the other).
 size_t workspaceBytes(const Shape &shape);
 
 /// The kernel's spectrum: k (channels, seqlen) f32 on the device is copied

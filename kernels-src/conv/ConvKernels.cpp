@@ -379,11 +379,14 @@ void buildFused(KernelModule &m, const Plan &p, const Config &c) {
 void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
                     const Scalar &b, const Scalar &h, const Scalar &r1,
                     const Scalar &r2, const Scalar &shift) {
-  View work = args["work"], spectrum = args["spectrum"];
+  View work = args["work"], spectrum = args["spectrum"], out = args["out"];
   const int64_t Mi = p.M / p.outer, m1 = p.factors[0], m2 = p.factors[1];
+  // Each row read as the m1 x m2 tile of a (.., outer, m1, m2) view: rows
+  // of m2 elements, which tile-pipeline copies into shared memory
+  // asynchronously stages ahead, straight into the wgmma operand.
   auto loadRow = [&](const Scalar &r) {
-    return loadComplexRow(work, {b, h, 0, r, 0}, {b, h, 1, r, 0},
-                          {1, 1, 1, 1, Mi}, {m1, m2});
+    return loadComplexRow(work, {b, h, 0, r, 0, 0}, {b, h, 1, r, 0, 0},
+                          {1, 1, 1, 1, m1, m2}, {m1, m2});
   };
   const RowColumnDfts dfts = rowColumnDfts(m1, m2, m1, c.dtype);
   Complex Z1 = fftRowColumn(loadRow(r1), dfts, c.dtype);
@@ -402,10 +405,8 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
   // inverse and store at a time.
   Complex Y1 = product(r1, Z1, Z2), Y2 = product(r2, Z2, Z1);
   auto storeRow = [&](const Scalar &r, const Complex &w) {
-    store(work, {b, h, 0, r, 0},
-          reshape(cast(w.re, c.dtype), {1, 1, 1, 1, Mi}));
-    store(work, {b, h, 1, r, 0},
-          reshape(cast(w.im, c.dtype), {1, 1, 1, 1, Mi}));
+    store(out, {b, h, 0, r, 0}, reshape(cast(w.re, c.dtype), {1, 1, 1, 1, Mi}));
+    store(out, {b, h, 1, r, 0}, reshape(cast(w.im, c.dtype), {1, 1, 1, 1, Mi}));
   };
   storeRow(r1, ifftRowColumn(Y1, dfts, c.dtype));
   storeRow(r2, ifftRowColumn(Y2, dfts, c.dtype));
@@ -449,12 +450,15 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
 
   // Pass 2: rows r and -r mod outer together (their frequencies are each
   // other's negatives): inner FFT, spectrum product, inverse inner FFT.
-  // In place: out of place (a second buffer) lets tile-pipeline prefetch
-  // the next row, but measured slower (H200, 16K: 4.96 vs 4.74 ms).
-  std::vector<Param> p2 = {view("work", c.dtype, 5),
-                           view("spectrum", f32, p.rowColumn ? 5 : 4)};
+  // Out of place (`work` to `out`, two buffers): the loads of the next
+  // batch rows may then run ahead of this row's stores (tile-pipeline does
+  // not prefetch from a view the loop writes). A row-column inner FFT
+  // reads `work` as (batch, channels, 2, outer, m1, m2).
+  std::vector<Param> p2 = {view("work", c.dtype, p.rowColumn ? 6 : 5),
+                           view("spectrum", f32, p.rowColumn ? 5 : 4),
+                           view("out", c.dtype, 5)};
   m.kernel(variantName("conv_inner", M, c, p), p2, [&](KernelArgs &args) {
-    View work = args["work"], spectrum = args["spectrum"];
+    View work = args["work"], spectrum = args["spectrum"], out = args["out"];
     Scalar pair = program_id(0), h = program_id(1);
     Scalar b0 = program_id(2) * Scalar(p.rowsPerProgram);
     Scalar r1 = pair, r2 = (Scalar(Mo) - pair) % Scalar(Mo);
@@ -490,9 +494,9 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
       Complex W1 = fft(product(r1, Z1, Z2), p.factors, c.dtype, true);
       Complex W2 = fft(product(r2, Z2, Z1), p.factors, c.dtype, true);
       auto storeRow = [&](const Scalar &r, const Complex &w) {
-        store(work, {b, h, 0, r, 0},
+        store(out, {b, h, 0, r, 0},
               reshape(cast(w.re, c.dtype), {1, 1, 1, 1, Mi}));
-        store(work, {b, h, 1, r, 0},
+        store(out, {b, h, 1, r, 0},
               reshape(cast(w.im, c.dtype), {1, 1, 1, 1, Mi}));
       };
       storeRow(r1, W1);
@@ -705,6 +709,7 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
       return ViewArg{buf, {B, H, Mo / 2, Mi, 2}, {H * M, M, 2 * Mi, 2, 1}, 0};
     };
     interp::Buffer work(check::toInterp(cfg.dtype), {B, H, 2, Mo, Mi});
+    interp::Buffer inverse(check::toInterp(cfg.dtype), {B, H, 2, Mo, Mi});
     std::vector<KernelArg> a1 = {grid(u)};
     if (cfg.preGate)
       a1.push_back(grid(pre));
@@ -712,11 +717,15 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     st = run("conv_outer_fwd", a1, {Mi / W, H, B});
     if (st) {
       const ViewShape sv = innerSpectrumView(p, H);
+      const ViewShape wv = innerWorkView(p, B, H);
       KernelArg spectrum = ViewArg{bufs.spectrum, sv.sizes, sv.strides, 0};
-      st = run("conv_inner", {ViewArg{&work}, spectrum}, innerGrid(p, B, H));
+      st = run("conv_inner",
+               {ViewArg{&work, wv.sizes, wv.strides, 0}, spectrum,
+                ViewArg{&inverse}},
+               innerGrid(p, B, H));
     }
     if (st) {
-      std::vector<KernelArg> a3 = {ViewArg{&work}};
+      std::vector<KernelArg> a3 = {ViewArg{&inverse}};
       if (cfg.postGate)
         a3.push_back(grid(post));
       a3.push_back(grid(y));

@@ -115,6 +115,14 @@ ViewShape innerSpectrumView(const Plan &p, int64_t channels) {
   return {{channels, 4, Mo, Mi}, {4 * M, M, Mi, 1}};
 }
 
+ViewShape innerWorkView(const Plan &p, int64_t batch, int64_t channels) {
+  const int64_t M = p.M, Mo = p.outer, Mi = M / Mo;
+  if (p.rowColumn)
+    return {{batch, channels, 2, Mo, p.factors[0], p.factors[1]},
+            {channels * 2 * M, 2 * M, M, Mi, p.factors[1], 1}};
+  return {{batch, channels, 2, Mo, Mi}, {channels * 2 * M, 2 * M, M, Mi, 1}};
+}
+
 std::array<int64_t, 3> fusedGrid(const Plan &p, int64_t batch,
                                  int64_t channels) {
   return {channels, (batch + p.rowsPerProgram - 1) / p.rowsPerProgram, 1};

@@ -99,8 +99,8 @@ TEST(ConvValidate, RejectsBadCalls) {
       "u must be contiguous along the sequence");
   check(
       {2, 3, 65536}, [](conv::ConvArgs &a) { a.workspace = 0; },
-      // 2 x 3 rows, re and im, 65536 two-byte elements each.
-      "this length runs in three passes and needs a workspace of 1572864 "
+      // Two buffers of 2 x 3 rows, re and im, 65536 two-byte elements each.
+      "this length runs in three passes and needs a workspace of 3145728 "
       "bytes");
 }
 

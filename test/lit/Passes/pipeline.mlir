@@ -254,3 +254,28 @@ tile.kernel @rank4(%x: !tile.view<?x?x?x?xbf16>, %y: !tile.view<?x?x?x?xf32>, %n
     tile.store %r, %y[%c0, %k, %c0, %c0] : tensor<1x64x1x64xf32> -> !tile.view<?x?x?x?xf32>
   }
 }
+
+// -----
+
+// An in-place update: the loop stores to the view it reads its B operand
+// from, so a copy issued stages ahead could read a tile before this
+// iteration's store; no ring, the operands are loaded in the iteration that
+// uses them. (The convolution's inner pass writes a second buffer instead.)
+// CHECK-LABEL: tile.kernel @in_place
+// CHECK-NOT: tile.async_load
+// CHECK: scf.for
+// CHECK:   tile.load %arg1
+// CHECK:   tile.warpgroup_mma
+// CHECK:   tile.store {{.*}}, %arg1
+tile.kernel @in_place(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+  scf.for %k = %c0 to %n step %c1 {
+    %tb = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<128x64xf32>
+    %d = tile.mma %ta, %tb, %z : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    %h = arith.truncf %d : tensor<128x64xf32> to tensor<128x64xbf16>
+    tile.store %h, %b[%k, %c1] : tensor<128x64xbf16> -> !tile.view<?x?xbf16>
+  }
+}
