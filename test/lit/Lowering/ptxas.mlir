@@ -20,6 +20,17 @@
 // RUN: %ptxas -arch=sm_80 -v %t.gemm80.ptx -o %t.gemm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print softmax --dtype f16 | tile-compile - --target sm_90a -o %t.softmax.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.softmax.ptx -o %t.softmax.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// The three passes at 16K as the library builds them: the inner pass's rows
+// arrive by cp.async (copied ahead), and no pass spills.
+// RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants -o %t.conv16k.ptx
+// RUN: FileCheck %s --input-file %t.conv16k.ptx --check-prefix=CPASYNC
+// RUN: %ptxas -arch=sm_90a -v %t.conv16k.ptx -o %t.conv16k.cubin 2>&1 | FileCheck %s --check-prefix=PASSES
+// CPASYNC-LABEL: .entry conv_inner_bf16_M16384
+// CPASYNC: cp.async.cg.shared.global
+// CPASYNC-LABEL: .entry conv_outer_inv_bf16_M16384
+// PASSES-NOT: error
+// PASSES-COUNT-3: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PASSES-NOT: error
 // The gated 1K kernel (16 rows per program, pre and post gates) spills
 // 112 bytes at 4 warps: accepted, not spill-free.
 // RUN: tessera print conv --dtype bf16 | tile-compile - --target sm_90a -o %t.conv.ptx
