@@ -40,6 +40,18 @@ struct LoadIntoLayout : OpRewritePattern<ConvertLayoutOp> {
     if (!load || !load->hasOneUse() ||
         isa<DotOperandLayoutAttr>(op.getType().getEncoding()))
       return failure();
+    // The new load reads where the conversion is only when nothing between
+    // them may write memory (same block, no store or other write in
+    // between); otherwise where the load was, so that it reads the same
+    // values (a store after the load, or a loop around the conversion,
+    // would change them).
+    bool readAtConversion = load->getBlock() == op->getBlock();
+    for (Operation *it = load->getNextNode(); readAtConversion && it != op;
+         it = it->getNextNode())
+      readAtConversion = isMemoryEffectFree(it) || isa<LoadOp>(it);
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (!readAtConversion)
+      rewriter.setInsertionPoint(load);
     auto newLoad = LoadOp::create(rewriter, load.getLoc(), op.getType(),
                                   load.getView(), load.getIndices(),
                                   load.getPaddingAttr(), load.getLatencyAttr(),
@@ -94,14 +106,14 @@ RankedTensorType inLayout(Type t, Attribute layout) {
 }
 
 /// Whether `v` is the same in every iteration of `loop`: defined outside
-/// it, or by side-effect-free scalar ops of such values (index arithmetic
-/// the pipeline's hoisting clones along with the load).
+/// it, or by pure scalar ops of such values in its body (index arithmetic
+/// the pipeline's hoisting clones along with the load: `indexSlice`).
 bool isLoopInvariant(Value v, scf::ForOp loop, int depth = 8) {
   if (loop.isDefinedOutsideOfLoop(v))
     return true;
   Operation *def = v.getDefiningOp();
-  if (!def || depth == 0 || def->getNumRegions() != 0 ||
-      !isMemoryEffectFree(def) ||
+  if (!def || depth == 0 || def->getNumRegions() != 0 || !isPure(def) ||
+      def->getBlock() != loop.getBody() ||
       llvm::any_of(def->getResultTypes(),
                    [](Type t) { return isa<RankedTensorType>(t); }))
     return false;
@@ -110,12 +122,14 @@ bool isLoopInvariant(Value v, scf::ForOp loop, int depth = 8) {
   });
 }
 
-/// A load in a loop that reads the same tile in every iteration (its view
-/// and indices loop-invariant, the view not stored to in the loop):
-/// tile-pipeline moves it before the loop, so loading it in another layout
-/// costs one more load per program, not an exchange per iteration.
+/// A load directly in a loop's body that reads the same tile in every
+/// iteration (its view and indices loop-invariant, the view not stored to
+/// in the loop): tile-pipeline moves it before the loop (the same
+/// conditions as its hoistInvariantLoads), so loading it in another layout
+/// too costs one more load per program, not an exchange per iteration.
+/// rematerialize makes that load next to this one.
 bool isHoistableLoad(LoadOp load) {
-  auto loop = load->getParentOfType<scf::ForOp>();
+  auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
   if (!loop || !loop.isDefinedOutsideOfLoop(load.getView()) ||
       !llvm::all_of(load.getIndices(),
                     [&](Value i) { return isLoopInvariant(i, loop); }))
@@ -169,12 +183,17 @@ Value rematerialize(PatternRewriter &rewriter, Value v, Attribute layout) {
     return arith::ConstantOp::create(
         rewriter, loc, type,
         cast<SplatElementsAttr>(cst.getValue()).resizeSplat(type));
-  if (auto load = dyn_cast<LoadOp>(def))
+  if (auto load = dyn_cast<LoadOp>(def)) {
+    // Next to the original, in the loop body where the pipeline hoists it
+    // (the consumer may sit in a nested region).
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfter(load);
     return LoadOp::create(rewriter, loc, type, load.getView(),
                           load.getIndices(), load.getPaddingAttr(),
                           load.getLatencyAttr(), load.getCacheAttr(),
                           load.getAllowTmaAttr())
         .getResult();
+  }
   // Elementwise: the same op on rematerialized operands.
   OperationState state(loc, def->getName());
   for (Value operand : def->getOperands())
@@ -184,6 +203,23 @@ Value rematerialize(PatternRewriter &rewriter, Value v, Attribute layout) {
   state.addTypes(type);
   state.addAttributes(def->getAttrs());
   return rewriter.create(state)->getResult(0);
+}
+
+/// Whether ElementwiseInAccumulatorLayout moves `user` into `layout` once
+/// hoistable loads count as cheap: elementwise, and every tensor operand a
+/// conversion from `layout` or cheap to make in it.
+bool movesIntoLayout(Operation *user, Attribute layout) {
+  if (!user->hasTrait<OpTrait::Elementwise>() || user->getNumResults() != 1 ||
+      user->getNumRegions() != 0)
+    return false;
+  return llvm::all_of(user->getOperands(), [&](Value operand) {
+    if (!isa<RankedTensorType>(operand.getType()))
+      return true;
+    if (auto c = operand.getDefiningOp<ConvertLayoutOp>())
+      if (c.getSource().getType().getEncoding() == layout)
+        return true;
+    return canRematerialize(operand, 4, /*withLoads=*/true);
+  });
 }
 
 /// elementwise(convert(acc), others...) -> convert(elementwise(acc,
@@ -218,9 +254,9 @@ struct ElementwiseInAccumulatorLayout : RewritePattern {
     // goes away: when all its users are elementwise ops that move too. A
     // conversion another op (a gather) still needs would stay, and the
     // result of this op would need one of its own.
-    bool withLoads = llvm::all_of(fromAccumulator, [](ConvertLayoutOp c) {
-      return llvm::all_of(c->getUsers(), [](Operation *user) {
-        return user->hasTrait<OpTrait::Elementwise>();
+    bool withLoads = llvm::all_of(fromAccumulator, [&](ConvertLayoutOp c) {
+      return llvm::all_of(c->getUsers(), [&](Operation *user) {
+        return movesIntoLayout(user, layout);
       });
     });
     for (Value operand : op->getOperands())

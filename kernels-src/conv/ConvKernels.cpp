@@ -710,6 +710,9 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     };
     interp::Buffer work(check::toInterp(cfg.dtype), {B, H, 2, Mo, Mi});
     interp::Buffer inverse(check::toInterp(cfg.dtype), {B, H, 2, Mo, Mi});
+    // Every element pass 1 or 2 leaves unwritten reads as poison (NaN).
+    work.poison();
+    inverse.poison();
     std::vector<KernelArg> a1 = {grid(u)};
     if (cfg.preGate)
       a1.push_back(grid(pre));

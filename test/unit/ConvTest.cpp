@@ -674,6 +674,11 @@ std::vector<ConvCase> randomCases() {
         for (bool post : {false, true})
           cases.push_back(
               {shapeOf(2, 3, L), configOf(dtype, pre, post), Input::Random});
+    // The other row-column sizes whose partners come from the transform of
+    // conj(z) (Plan::conjugatePartners): 512 (2 warps' worth) and 2048.
+    for (int64_t L : {512, 2048})
+      cases.push_back(
+          {shapeOf(2, 3, L), configOf(dtype, true, false), Input::Random});
     // Multi-pass path forced at sizes the fused one covers.
     for (int64_t L : {1024, 4096})
       for (bool gates : {false, true})

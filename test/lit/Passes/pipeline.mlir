@@ -257,10 +257,11 @@ tile.kernel @rank4(%x: !tile.view<?x?x?x?xbf16>, %y: !tile.view<?x?x?x?xf32>, %n
 
 // -----
 
-// An in-place update: the loop stores to the view it reads its B operand
-// from, so a copy issued stages ahead could read a tile before this
-// iteration's store; no ring, the operands are loaded in the iteration that
-// uses them. (The convolution's inner pass writes a second buffer instead.)
+// An in-place update: each iteration stores rows a later one reads as
+// its B operand, so a copy issued stages ahead could read them before the
+// store. Any store to the view keeps its loads where they are: no ring, the
+// operands are loaded in the iteration that uses them. (The convolution's
+// inner pass writes a second buffer instead.)
 // CHECK-LABEL: tile.kernel @in_place
 // CHECK-NOT: tile.async_load
 // CHECK: scf.for
@@ -276,6 +277,7 @@ tile.kernel @in_place(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %n: in
     %z = arith.constant dense<0.0> : tensor<128x64xf32>
     %d = tile.mma %ta, %tb, %z : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
     %h = arith.truncf %d : tensor<128x64xf32> to tensor<128x64xbf16>
-    tile.store %h, %b[%k, %c1] : tensor<128x64xbf16> -> !tile.view<?x?xbf16>
+    %next = arith.addi %k, %c1 : index
+    tile.store %h, %b[%next, %c0] : tensor<128x64xbf16> -> !tile.view<?x?xbf16>
   }
 }

@@ -1,4 +1,5 @@
 // RUN: tile-opt %s -split-input-file --tile-remove-layout-conversions --cse | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-remove-layout-conversions --cse --tile-pipeline=target=sm_90a | FileCheck %s --check-prefix=PIPE
 
 #b = #tile.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
 #mma = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
@@ -77,5 +78,83 @@ tile.kernel @stays(%z: !tile.view<?x?xf32>, %p: !tile.view<?x?xf32>, %y: !tile.v
     %coef3 = tile.load %y[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
     %m3 = arith.mulf %coef3, %ab3 : tensor<64x16xf32, #b>
     tile.store %m3, %y[%i, %i] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+  }
+}
+
+// -----
+
+#b = #tile.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#c = #tile.blocked<spt = [8, 1], tpw = [8, 4], wpc = [1, 4], order = [0, 1]>
+#mma = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+
+// convert(load) becomes a load in the converted layout where the load was
+// when memory may change in between: past a store to the view, the new
+// load still reads the old values; a load before a loop whose conversion is
+// inside it is not pulled into the loop (it would re-read what the loop
+// stores). With nothing in between, it reads where the conversion was.
+// CHECK-LABEL: tile.kernel @load_where_it_was
+// CHECK:       %[[X:.*]] = tile.load %arg0[%c0, %c0] {{.*}} -> tensor<64x16xf32, #[[C:blocked[0-9]*]]>
+// CHECK-NEXT:  tile.store %{{.*}}, %arg0[%c0, %c0]
+// CHECK-NEXT:  tile.store %[[X]], %arg1[%c0, %c0] : tensor<64x16xf32, #[[C]]>
+// CHECK:       %[[Y:.*]] = tile.load %arg1[%c1, %c0] {{.*}} -> tensor<64x16xf32, #[[C]]>
+// CHECK-NEXT:  scf.for
+// CHECK-NEXT:    %[[S:.*]] = arith.addf %[[Y]], %[[Y]]
+// CHECK-NEXT:    tile.store %[[S]], %arg1[%c1, %c0]
+// CHECK:       %[[K:.*]] = arith.addi
+// CHECK-NEXT:  %[[Z:.*]] = tile.load %arg1[%c2, %c0] {{.*}} -> tensor<64x16xf32, #[[C]]>
+// CHECK-NEXT:  tile.store %[[Z]], %arg0[%[[K]], %c0]
+tile.kernel @load_where_it_was(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant dense<1.0> : tensor<64x16xf32, #b>
+  %a = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
+  tile.store %one, %x[%c0, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+  %ac = tile.convert_layout %a : tensor<64x16xf32, #b> -> tensor<64x16xf32, #c>
+  tile.store %ac, %y[%c0, %c0] : tensor<64x16xf32, #c> -> !tile.view<?x?xf32>
+  %v = tile.load %y[%c1, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
+  scf.for %i = %c0 to %n step %c1 {
+    %vc = tile.convert_layout %v : tensor<64x16xf32, #b> -> tensor<64x16xf32, #c>
+    %s = arith.addf %vc, %vc : tensor<64x16xf32, #c>
+    tile.store %s, %y[%c1, %c0] : tensor<64x16xf32, #c> -> !tile.view<?x?xf32>
+  }
+  %w0 = tile.load %y[%c2, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
+  %k = arith.addi %n, %c1 : index
+  %wc = tile.convert_layout %w0 : tensor<64x16xf32, #b> -> tensor<64x16xf32, #c>
+  tile.store %wc, %x[%k, %c0] : tensor<64x16xf32, #c> -> !tile.view<?x?xf32>
+}
+
+// -----
+
+#b = #tile.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#mma = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+
+// The product sits in a branch: the coefficient tile is still loaded in the
+// accumulator's layout next to the original load, in the loop body, where
+// tile-pipeline hoists it (PIPE); not inside the branch.
+// CHECK-LABEL: tile.kernel @consumer_in_branch
+// CHECK:       scf.for
+// CHECK:         tile.load %arg1{{.*}} -> tensor<64x16xf32, #mma>
+// CHECK:         scf.if
+// CHECK-NEXT:      arith.mulf {{.*}} : tensor<64x16xf32, #mma>
+// PIPE-LABEL: tile.kernel @consumer_in_branch
+// PIPE:       tile.load %arg1{{.*}} -> tensor<64x16xf32, #mma>
+// PIPE:       scf.for
+// PIPE-NOT:     tile.load %arg1
+// PIPE:       tile.return
+tile.kernel @consumer_in_branch(%z: !tile.view<?x?xf32>, %p: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index, %flag: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i32
+  %on = arith.cmpi ne, %flag, %zero : i32
+  scf.for %i = %c0 to %n step %c1 {
+    %a = tile.load %z[%i, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+    tile.store %a, %y[%c1, %c1] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
+    %ab = tile.convert_layout %a : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #b>
+    %coef = tile.load %p[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
+    scf.if %on {
+      %m = arith.mulf %coef, %ab : tensor<64x16xf32, #b>
+      tile.store %m, %y[%i, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+    }
   }
 }

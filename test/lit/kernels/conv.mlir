@@ -3,6 +3,7 @@
 // RUN: tessera print conv --dtype f16 | FileCheck %s
 // RUN: tessera print conv --dtype f16 | tile-opt -canonicalize -cse | FileCheck %s --check-prefix=CSE
 // RUN: tessera print conv-multipass --dtype bf16 | FileCheck %s --check-prefix=MULTI
+// RUN: tessera print conv --dtype bf16 | FileCheck %s --check-prefix=NOGATHER
 
 // CHECK-LABEL: tile.kernel @conv_fused_f16_M1024_64_16_rc_pre_post
 // Each program takes up to 16 batch rows of its channel in turn.
@@ -32,6 +33,10 @@
 // CHECK-NOT:     tile.mma
 // CHECK:         tile.store %{{.*}} : tensor<1x1x512x1xf16> -> !tile.view<?x?x?x?xf16>
 // CHECK:         tile.store %{{.*}} : tensor<1x1x512x1xf16> -> !tile.view<?x?x?x?xf16>
+
+// Nowhere in the fused 1K kernel is anything gathered.
+// NOGATHER-LABEL: tile.kernel @conv_fused_bf16_M1024
+// NOGATHER-NOT:   tile.gather
 
 // After CSE the four DFT matrices (forward 64 x 32 and 16 x 16, inverse
 // 16 x 16 and 32 x 64), each as re, im and -im, remain, but for the -im of
