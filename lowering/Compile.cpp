@@ -120,6 +120,13 @@ FailureOr<CompiledModule> compileToPtx(ModuleOp module,
         arg.rank = view.getRank();
         arg.type = *scalarTypeOf(view.getElementType());
         arg.align = rt::scalarTypeSize(arg.type);
+        // The runtime refuses a launch where a view the kernel writes
+        // overlaps another argument (the compiler reorders and prefetches
+        // loads assuming distinct views do not alias).
+        Value viewArg = kernel.getBody().front().getArgument(i);
+        kernel.walk([&](tile::StoreOp store) {
+          arg.written |= store.getView() == viewArg;
+        });
       } else {
         arg.kind = rt::ArgInfo::Kind::Scalar;
         arg.type = *scalarTypeOf(t);

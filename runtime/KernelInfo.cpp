@@ -166,6 +166,8 @@ std::string toJson(const KernelInfo &info) {
     if (view) {
       out += ", \"rank\": " + std::to_string(arg.rank);
       out += ", \"align\": " + std::to_string(arg.align);
+      if (arg.written)
+        out += ", \"written\": true";
     }
     out += "}";
   }
@@ -302,7 +304,7 @@ private:
                   std::string("expected an object, found ") +
                       json::typeName(value.type));
     const json::Value *name = nullptr, *kind = nullptr, *type = nullptr,
-                      *rank = nullptr, *align = nullptr;
+                      *rank = nullptr, *align = nullptr, *written = nullptr;
     for (const auto &[key, member] : value.object) {
       if (key == "name")
         name = &member;
@@ -314,9 +316,12 @@ private:
         rank = &member;
       else if (key == "align")
         align = &member;
+      else if (key == "written")
+        written = &member;
       else
         return fail(path + "." + key, member,
-                    "unknown key (expected name, kind, type, rank, align)");
+                    "unknown key (expected name, kind, type, rank, align, "
+                    "written)");
     }
     if (!name)
       return fail(path, value, "missing key \"name\"");
@@ -361,6 +366,13 @@ private:
           return fail(path + ".align", *align,
                       std::to_string(arg.align) + " is not a power of two");
       }
+      if (written) {
+        if (written->type != json::Value::Type::Bool)
+          return fail(path + ".written", *written,
+                      std::string("expected true or false, found ") +
+                          json::typeName(written->type));
+        arg.written = written->boolean;
+      }
     } else {
       // Scalars: no rank (0 tolerated), no pointer alignment.
       if (rank) {
@@ -370,6 +382,8 @@ private:
       }
       if (align)
         return fail(path + ".align", *align, "scalars take no \"align\"");
+      if (written)
+        return fail(path + ".written", *written, "scalars take no \"written\"");
       switch (arg.type) {
       case ScalarType::index:
       case ScalarType::i64:

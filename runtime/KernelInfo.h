@@ -47,6 +47,7 @@ struct ArgInfo {
   ScalarType type = ScalarType::i64; // element type for views
   int rank = 0;                      // views only
   int align = 16;                    // required pointer alignment (views)
+  bool written = false;              // views: the kernel stores to it
 };
 
 /// A TMA (cp.async.bulk.tensor) tensor map over one view argument.

@@ -219,6 +219,51 @@ void finishPacking(PackedArgs &packed, std::vector<Slot> storage) {
     packed.pointers.push_back(slot.data());
 }
 
+/// The bytes [first, last) a view's elements span (strides in elements,
+/// any sign); empty when a size is 0.
+struct ByteSpan {
+  uint64_t first = 0, last = 0;
+};
+ByteSpan spanOf(const ViewArg &view, ScalarType type) {
+  const int64_t bytes = scalarTypeSize(type);
+  int64_t low = 0, high = 0;
+  for (size_t d = 0; d < view.sizes.size(); ++d) {
+    if (view.sizes[d] == 0)
+      return {};
+    const int64_t reach = (view.sizes[d] - 1) * view.strides[d];
+    (reach < 0 ? low : high) += reach;
+  }
+  return {view.data + uint64_t(low * bytes),
+          view.data + uint64_t((high + 1) * bytes)};
+}
+
+/// A view the kernel writes must not overlap another view argument: the
+/// compiler reorders and prefetches loads assuming distinct views do not
+/// alias, so an overlap would silently give a wrong answer. (Conservative:
+/// the byte ranges the views span, which interleaved views share.)
+Status checkNoAliasing(const KernelInfo &info, const std::vector<Arg> &args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const auto *a = std::get_if<ViewArg>(&args[i]);
+    if (!a || !info.args[i].written)
+      continue;
+    const ByteSpan sa = spanOf(*a, info.args[i].type);
+    for (size_t j = 0; j < args.size(); ++j) {
+      const auto *b = std::get_if<ViewArg>(&args[j]);
+      if (j == i || !b)
+        continue;
+      const ByteSpan sb = spanOf(*b, info.args[j].type);
+      if (sa.first < sa.last && sb.first < sb.last && sa.first < sb.last &&
+          sb.first < sa.last)
+        return Status::error(
+            describeArg(info, i) + " (written by the kernel) overlaps " +
+            describeArg(info, j) + ": bytes [" + hex(sa.first) + ", " +
+            hex(sa.last) + ") and [" + hex(sb.first) + ", " + hex(sb.last) +
+            "); views a kernel writes must not alias its other arguments");
+    }
+  }
+  return Status::success();
+}
+
 /// Checks `args` and packs their regular .params into `storage`; computes
 /// the encode call of each tensor map into `maps`.
 Status checkAndPack(const KernelInfo &info, const std::vector<Arg> &args,
@@ -327,6 +372,8 @@ Status checkAndPack(const KernelInfo &info, const std::vector<Arg> &args,
     }
   }
 
+  if (Status s = checkNoAliasing(info, args); !s)
+    return s;
   std::vector<TensorMapArgs> computed(info.tma.size());
   for (size_t t = 0; t < info.tma.size(); ++t) {
     const TmaInfo &tma = info.tma[t];

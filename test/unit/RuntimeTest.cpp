@@ -170,6 +170,7 @@ KernelInfo sampleInfo() {
       view("l", ScalarType::i64, 1),      scalar("m", ScalarType::index),
       scalar("k", ScalarType::i64),       scalar("n", ScalarType::i32),
       scalar("alpha", ScalarType::f32),   scalar("beta", ScalarType::f64)};
+  info.args[2].written = true; // c: the kernel stores to it
   info.tma = {{0, {64, 64}, 128}, {1, {1, 32, 64}, 0}, {7, {16, 4}, 0}};
   return info;
 }
@@ -188,6 +189,7 @@ void expectSameInfo(const KernelInfo &a, const KernelInfo &b) {
     EXPECT_EQ(a.args[i].rank, b.args[i].rank);
     if (a.args[i].kind == ArgInfo::Kind::View) {
       EXPECT_EQ(a.args[i].align, b.args[i].align);
+      EXPECT_EQ(a.args[i].written, b.args[i].written);
     }
   }
   ASSERT_EQ(a.tma.size(), b.tma.size());
@@ -369,6 +371,12 @@ TEST(KernelInfoTest, JsonErrors) {
       {"{\"name\": \"k\", \"args\": [{\"name\": \"n\", \"kind\": \"scalar\", "
        "\"type\": \"i32\", \"align\": 4}]}",
        {"key \"args[0].align\"", "scalars take no \"align\""}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"n\", \"kind\": \"scalar\", "
+       "\"type\": \"i32\", \"written\": true}]}",
+       {"key \"args[0].written\"", "scalars take no \"written\""}},
+      {"{\"name\": \"k\", \"args\": [{\"name\": \"x\", \"kind\": \"view\", "
+       "\"type\": \"f32\", \"rank\": 1, \"written\": 1}]}",
+       {"key \"args[0].written\"", "expected true or false, found a number"}},
       {"{\"name\": \"k\", \"args\": [{\"name\": \"n\", \"kind\": \"scalar\", "
        "\"type\": \"i32\", \"rank\": 2}]}",
        {"key \"args[0].rank\"", "out of range [0, 0]"}},
@@ -742,6 +750,57 @@ TEST(PackArgsTest, Errors) {
     EXPECT_TRUE(packed.storage.empty());
     EXPECT_TRUE(packed.pointers.empty());
   }
+}
+
+/// A view the kernel writes may not overlap another view argument (the
+/// compiler assumes distinct views do not alias); read-only views may.
+TEST(PackArgsTest, WrittenViewsMustNotAlias) {
+  KernelInfo info;
+  info.name = "k";
+  info.args = {view("x", ScalarType::f32, 1, 4),
+               view("y", ScalarType::f32, 1, 4),
+               scalar("n", ScalarType::index)};
+  info.args[1].written = true;
+  struct Case {
+    const char *what;
+    Arg x, y;
+    bool ok;
+  };
+  const Case cases[] = {
+      {"disjoint", viewArg(0x1000, {4}, {1}), viewArg(0x1010, {4}, {1}), true},
+      {"y starts inside x", viewArg(0x1000, {4}, {1}),
+       viewArg(0x100c, {4}, {1}), false},
+      {"the same buffer (in place)", viewArg(0x1000, {4}, {1}),
+       viewArg(0x1000, {4}, {1}), false},
+      {"x inside y", viewArg(0x1004, {1}, {1}), viewArg(0x1000, {4}, {1}),
+       false},
+      {"interleaved (refused: the spans overlap)", viewArg(0x1000, {4}, {2}),
+       viewArg(0x1004, {4}, {2}), false},
+      {"x empty", viewArg(0x1000, {0}, {1}), viewArg(0x1000, {4}, {1}), true},
+      {"x backwards, ends below y", viewArg(0x1010, {4}, {-1}),
+       viewArg(0x1014, {4}, {1}), true},
+      {"x backwards, reaches into y", viewArg(0x1010, {4}, {-1}),
+       viewArg(0x1000, {2}, {1}), false},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.what);
+    PackedArgs packed;
+    Status s = packArgs(info, {c.x, c.y, int64_t(4)}, packed);
+    EXPECT_EQ(s.ok, c.ok) << s.message;
+    if (!c.ok) {
+      EXPECT_CONTAINS(s.message, "argument 1 'y'");
+      EXPECT_CONTAINS(s.message, "(written by the kernel) overlaps");
+      EXPECT_CONTAINS(s.message, "argument 0 'x'");
+    }
+  }
+  // Neither written: overlapping read-only views are fine.
+  info.args[1].written = false;
+  PackedArgs packed;
+  EXPECT_TRUE(packArgs(info,
+                       {viewArg(0x1000, {4}, {1}), viewArg(0x1000, {4}, {1}),
+                        int64_t(4)},
+                       packed)
+                  .ok);
 }
 
 TEST(PackArgsTest, ArgumentCount) {
