@@ -123,10 +123,8 @@ FailureOr<CompiledModule> compileToPtx(ModuleOp module,
         // The runtime refuses a launch where a view the kernel writes
         // overlaps another argument (the compiler reorders and prefetches
         // loads assuming distinct views do not alias).
-        Value viewArg = kernel.getBody().front().getArgument(i);
-        kernel.walk([&](tile::StoreOp store) {
-          arg.written |= store.getView() == viewArg;
-        });
+        arg.written =
+            tile::storesTo(kernel, kernel.getBody().front().getArgument(i));
       } else {
         arg.kind = rt::ArgInfo::Kind::Scalar;
         arg.type = *scalarTypeOf(t);

@@ -107,10 +107,7 @@ std::optional<Prefetch> prefetchOf(scf::ForOp loop, Value operand) {
     return std::nullopt;
   // A copy issued stages ahead would read before this iteration's stores
   // to the same view (an in-place update); distinct views do not overlap.
-  bool written = false;
-  loop.walk(
-      [&](StoreOp store) { written |= store.getView() == load.getView(); });
-  if (written)
+  if (storesTo(loop, load.getView()))
     return std::nullopt;
   for (Operation *user : alloc->getUsers())
     if (!isa<WarpgroupMmaOp, LocalLoadOp>(user))
@@ -171,10 +168,7 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
             return llvm::is_contained(op->getOperands(), iv);
           }))
         continue;
-      bool written = false;
-      loop.walk(
-          [&](StoreOp store) { written |= store.getView() == load.getView(); });
-      if (written)
+      if (storesTo(loop, load.getView()))
         continue;
       OpBuilder b(loop);
       IRMapping map;
@@ -198,9 +192,7 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
       auto type = cast<RankedTensorType>(load.getType());
       if (!getLayout(type) || failed(indexSlice(loop, load.getIndices())))
         continue;
-      bool written = false;
-      loop.walk(
-          [&](StoreOp store) { written |= store.getView() == load.getView(); });
+      const bool written = storesTo(loop, load.getView());
       // A tile bound for shared memory would hold its registers for a whole
       // iteration; it is better copied asynchronously (or not prefetched).
       if (llvm::any_of(load->getUsers(), [](Operation *user) {

@@ -32,6 +32,15 @@ bool isWgmmaAccumulator(Type type) {
 /// load slower than coalesced 16-byte vectors through shared memory
 /// (measured on the H200, bf16 GEMM 8192^3: 17.5 TFLOP/s loading straight
 /// into fragments, 44.1 through shared memory).
+/// `load` again, into `type` (another layout), at the insertion point.
+Value reload(PatternRewriter &rewriter, LoadOp load, Type type) {
+  return LoadOp::create(rewriter, load.getLoc(), type, load.getView(),
+                        load.getIndices(), load.getPaddingAttr(),
+                        load.getLatencyAttr(), load.getCacheAttr(),
+                        load.getAllowTmaAttr())
+      .getResult();
+}
+
 struct LoadIntoLayout : OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ConvertLayoutOp op,
@@ -52,11 +61,8 @@ struct LoadIntoLayout : OpRewritePattern<ConvertLayoutOp> {
     OpBuilder::InsertionGuard guard(rewriter);
     if (!readAtConversion)
       rewriter.setInsertionPoint(load);
-    auto newLoad = LoadOp::create(rewriter, load.getLoc(), op.getType(),
-                                  load.getView(), load.getIndices(),
-                                  load.getPaddingAttr(), load.getLatencyAttr(),
-                                  load.getCacheAttr(), load.getAllowTmaAttr());
-    rewriter.replaceOp(op, newLoad.getResult());
+    Value newLoad = reload(rewriter, load, op.getType());
+    rewriter.replaceOp(op, newLoad);
     rewriter.eraseOp(load);
     return success();
   }
@@ -134,10 +140,7 @@ bool isHoistableLoad(LoadOp load) {
       !llvm::all_of(load.getIndices(),
                     [&](Value i) { return isLoopInvariant(i, loop); }))
     return false;
-  bool written = false;
-  loop.walk(
-      [&](StoreOp store) { written |= store.getView() == load.getView(); });
-  return !written;
+  return !storesTo(loop, load.getView());
 }
 
 /// Values that are cheap to produce in any layout: broadcasts, splats,
@@ -188,11 +191,7 @@ Value rematerialize(PatternRewriter &rewriter, Value v, Attribute layout) {
     // (the consumer may sit in a nested region).
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointAfter(load);
-    return LoadOp::create(rewriter, loc, type, load.getView(),
-                          load.getIndices(), load.getPaddingAttr(),
-                          load.getLatencyAttr(), load.getCacheAttr(),
-                          load.getAllowTmaAttr())
-        .getResult();
+    return reload(rewriter, load, type);
   }
   // Elementwise: the same op on rematerialized operands.
   OperationState state(loc, def->getName());
