@@ -13,8 +13,10 @@
 #include "lowering/Patterns.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
 #include <numeric>
 
 using namespace mlir;
@@ -81,16 +83,24 @@ llvm::DenseMap<Operation *, Lifetime> lifetimes(tile::KernelOp kernel) {
       else
         end = std::max(end, at == user ? pos[at] : last[at]);
     };
-    for (Operation *user : op->getUsers()) {
-      reach(user);
-      if (!isa<tile::WarpgroupMmaOp>(user))
-        continue;
-      for (Operation *wait : user->getUsers()) {
-        reach(wait);
-        auto w = dyn_cast<tile::WarpgroupMmaWaitOp>(wait);
+    // A wgmma reads the buffer until the pending-0 wait for it, or for a
+    // product chained onto it (tile-defer-mma-waits), completes.
+    std::function<void(Operation *)> reachMma = [&](Operation *mma) {
+      for (Operation *next : mma->getUsers()) {
+        reach(next);
+        if (isa<tile::WarpgroupMmaOp>(next)) {
+          reachMma(next);
+          continue;
+        }
+        auto w = dyn_cast<tile::WarpgroupMmaWaitOp>(next);
         if (!w || w.getPending() != 0)
           end = std::max(end, last[block->getParentOp()]);
       }
+    };
+    for (Operation *user : op->getUsers()) {
+      reach(user);
+      if (isa<tile::WarpgroupMmaOp>(user))
+        reachMma(user);
     }
     result[op] = {pos[op], end};
   });
@@ -1125,6 +1135,7 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
     }
 
     SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getAcc());
+    const bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
     const int64_t perSet = instrN / 2;
     if (packedA.empty())
       asmOp(rewriter, loc, {}, {}, "wgmma.fence.sync.aligned;", "");
@@ -1138,17 +1149,24 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
     for (int64_t r = 0; r < repM; ++r) {
       for (int64_t nr = 0; nr < repN; ++nr) {
         int64_t first = (r * repN + nr) * perSet;
-        SmallVector<Value> operands(acc.begin() + first,
-                                    acc.begin() + first + perSet);
+        // A zero accumulator is not read: the first K step's scale-d is
+        // false (D = A B), so no register is written before the wgmma
+        // (which would make ptxas fence or wait for groups in flight).
+        SmallVector<Value> operands;
+        if (!zeroAcc)
+          operands.append(acc.begin() + first, acc.begin() + first + perSet);
         std::string constraints, regs;
         for (int64_t i = 0; i < perSet; ++i) {
           constraints += (i ? ",=f" : "=f");
           regs += (i ? ", $" : "$") + std::to_string(i);
         }
-        for (int64_t i = 0; i < perSet; ++i)
-          constraints += "," + std::to_string(i);
-        std::string text = "{ .reg .pred p; setp.ne.b32 p, $" +
-                           std::to_string(2 * perSet) + ", 0; ";
+        if (!zeroAcc)
+          for (int64_t i = 0; i < perSet; ++i)
+            constraints += "," + std::to_string(i);
+        const std::string flag =
+            "$" + std::to_string(perSet + int64_t(operands.size()));
+        std::string text = "{ .reg .pred p, z; setp.ne.b32 p, " + flag +
+                           ", 0; setp.eq.b32 z, " + flag + ", 0; ";
         operands.push_back(one);
         constraints += ",r";
         for (int64_t kk = 0; kk < k / kStep; ++kk) {
@@ -1184,7 +1202,8 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
           text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(instrN) +
                   "k" + std::to_string(kStep) + ".f32." + type + "." + type +
                   " {" + regs + "}, " + aText + ", $" + std::to_string(idx) +
-                  ", p, 1, 1" + trans + "; ";
+                  (zeroAcc && kk == 0 ? ", z" : ", p") + ", 1, 1" + trans +
+                  "; ";
         }
         text += "}";
         SmallVector<Type> types(perSet, rewriter.getF32Type());

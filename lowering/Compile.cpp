@@ -54,6 +54,8 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
+  if (options.deferMmaWaits)
+    pm.addPass(tile::createTileDeferMmaWaits());
   ConvertTileToLLVMOptions lowering;
   lowering.swizzleExchanges = options.swizzleExchanges;
   lowering.storeMatrices = options.storeMatrices;

@@ -49,6 +49,10 @@ struct CompileOptions {
   /// instead of held in registers across it (fewer spills in kernels whose
   /// registers are full; more instructions).
   bool hoistLoopInvariants = true;
+  /// Keep independent wgmma groups in flight together (tile-defer-mma-waits,
+  /// sm_90a): waits move down to the first reader of their result. Off
+  /// until measured on the H200 (docs/decisions.md, session 12).
+  bool deferMmaWaits = false;
 };
 
 struct CompiledModule {

@@ -134,6 +134,25 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileDeferMmaWaits : Pass<"tile-defer-mma-waits", "mlir::ModuleOp"> {
+  let summary = "keep independent wgmma groups in flight together";
+  let description = [{
+    `tile-accelerate-mma` waits for each wgmma right after issuing it. This
+    pass lets independent products overlap: a `tile.warpgroup_mma` whose
+    accumulator is the waited result of another of the same shape (and
+    read by nothing else) takes that wgmma's result directly, and the wait
+    between them goes away (wgmma orders accumulator accesses between
+    instructions of one shape); every other `pending 0` wait moves down to
+    just before the first op that reads its result. A wait never moves past
+    an op with regions, a terminator, a `tile.sync_threads` (which tells
+    the other warps the operands were read), a `tile.async_load` or a
+    `tile.local_alloc` (whose buffer could then not share the operands'
+    memory); waits stay `pending 0`, so the first one reached completes
+    every group before it. `tile-compile` runs it with `--defer-mma-waits`
+    (off by default until measured on the H200).
+  }];
+}
+
 def TileInsertLatencyHints
     : Pass<"tile-insert-latency-hints", "mlir::ModuleOp"> {
   let summary = "fill in the load/store hints the author left out";

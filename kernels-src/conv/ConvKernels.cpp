@@ -389,8 +389,18 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
                           {1, 1, 1, 1, m1, m2}, {m1, m2});
   };
   const RowColumnDfts dfts = rowColumnDfts(m1, m2, m1, c.dtype);
-  Complex Z1 = fftRowColumn(loadRow(r1), dfts, c.dtype);
-  Complex Z2 = fftRowColumn(loadRow(r2), dfts, c.dtype);
+  // Each step for both rows before the next (the two rows are independent):
+  // their wgmma are then in flight together (tile-defer-mma-waits).
+  auto both = [](auto step, const Complex &a, const Complex &b) {
+    Complex first = step(a);
+    return std::make_pair(first, step(b));
+  };
+  auto left = [&](const Complex &x) { return dftTimes(dfts.left, x, c.dtype); };
+  auto right = [&](const Complex &a) {
+    return timesDft(a * dfts.twiddle, dfts.right, c.dtype);
+  };
+  auto [a1, a2] = both(left, loadRow(r1), loadRow(r2));
+  auto [Z1, Z2] = both(right, a1, a2);
   auto coefficients = [&](const Scalar &r, int64_t which) {
     return reshape(load(spectrum, {h, which, r, 0, 0}, {1, 1, 1, m1, m2}),
                    {m1, m2});
@@ -408,8 +418,16 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
     store(out, {b, h, 0, r, 0}, reshape(cast(w.re, c.dtype), {1, 1, 1, 1, Mi}));
     store(out, {b, h, 1, r, 0}, reshape(cast(w.im, c.dtype), {1, 1, 1, 1, Mi}));
   };
-  storeRow(r1, ifftRowColumn(Y1, dfts, c.dtype));
-  storeRow(r2, ifftRowColumn(Y2, dfts, c.dtype));
+  auto rightInverse = [&](const Complex &Y) {
+    return timesDft(Y, dfts.rightInverse, c.dtype) * dfts.twiddleInverse;
+  };
+  auto leftInverse = [&](const Complex &e) {
+    return dftTimes(dfts.leftInverse, e, c.dtype);
+  };
+  auto [e1, e2] = both(rightInverse, Y1, Y2);
+  auto [w1, w2] = both(leftInverse, e1, e2);
+  storeRow(r1, w1);
+  storeRow(r2, w2);
 }
 
 void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {

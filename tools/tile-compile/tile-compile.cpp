@@ -54,7 +54,9 @@ int main(int argc, char **argv) {
       {"--scratch-lifetimes",
        &tessera::lowering::CompileOptions::scratchLifetimes, true},
       {"--no-hoist-invariants",
-       &tessera::lowering::CompileOptions::hoistLoopInvariants, false}};
+       &tessera::lowering::CompileOptions::hoistLoopInvariants, false},
+      {"--defer-mma-waits", &tessera::lowering::CompileOptions::deferMmaWaits,
+       true}};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -83,7 +85,8 @@ int main(int argc, char **argv) {
                    "[--num-warps N] [--latency-hints] [--no-pipeline] "
                    "[--stages S] [--no-swizzle] [--stmatrix] "
                    "[--wgmma-along-n] [--no-wgmma-register-a] [--wgmma-tf32] "
-                   "[--scratch-lifetimes] [--no-hoist-invariants] [-o out.ptx] "
+                   "[--scratch-lifetimes] [--no-hoist-invariants] "
+                   "[--defer-mma-waits] [-o out.ptx] "
                    "[--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))

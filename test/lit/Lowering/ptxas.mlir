@@ -24,9 +24,33 @@
 // arrive by cp.async (copied ahead), and no pass spills.
 // RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants -o %t.conv16k.ptx
 // RUN: FileCheck %s --input-file %t.conv16k.ptx --check-prefix=CPASYNC
-// RUN: %ptxas -arch=sm_90a -v %t.conv16k.ptx -o %t.conv16k.cubin 2>&1 | FileCheck %s --check-prefix=PASSES
+// RUN: %ptxas -arch=sm_90a -v %t.conv16k.ptx -o %t.conv16k.cubin 2>&1 | FileCheck %s --check-prefixes=PASSES,NOINJECT
+// With --defer-mma-waits the inner pass issues the eight wgmma groups of
+// both rows' first products before it waits for any, and ptxas finds no
+// register of a group in flight touched (nothing injected).
+// RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --defer-mma-waits -o %t.conv16kd.ptx
+// RUN: FileCheck %s --input-file %t.conv16kd.ptx --check-prefix=INFLIGHT
+// RUN: %ptxas -arch=sm_90a -v %t.conv16kd.ptx -o %t.conv16kd.cubin 2>&1 | FileCheck %s --check-prefixes=PASSES,NOINJECT
 // CPASYNC-LABEL: .entry conv_inner_bf16_M16384
 // CPASYNC: cp.async.cg.shared.global
+// INFLIGHT-LABEL: .entry conv_inner_bf16_M16384
+// INFLIGHT: wgmma.commit_group
+// INFLIGHT-NOT: wgmma.wait_group
+// INFLIGHT: wgmma.commit_group
+// INFLIGHT-NOT: wgmma.wait_group
+// INFLIGHT: wgmma.commit_group
+// INFLIGHT-NOT: wgmma.wait_group
+// INFLIGHT: wgmma.commit_group
+// INFLIGHT-NOT: wgmma.wait_group
+// INFLIGHT: wgmma.commit_group
+// INFLIGHT-NOT: wgmma.wait_group
+// INFLIGHT: wgmma.commit_group
+// INFLIGHT-NOT: wgmma.wait_group
+// INFLIGHT: wgmma.commit_group
+// INFLIGHT-NOT: wgmma.wait_group
+// INFLIGHT: wgmma.commit_group
+// INFLIGHT: wgmma.wait_group
+// NOINJECT-NOT: injected
 // CPASYNC-LABEL: .entry conv_outer_inv_bf16_M16384
 // PASSES-NOT: error
 // PASSES-COUNT-3: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

@@ -10,8 +10,9 @@
 // (ptxas.mlir checks ptxas takes it with no spills and no serialized wgmma.)
 
 // CHECK-LABEL: .entry chain_loop(
-// The first product: descriptors for A and B, A not transposed, B MN-major.
-// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
+// The first product: descriptors for A and B, A not transposed, B MN-major;
+// its accumulator is zero, so the first K step does not read it (scale-d z).
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, z, 1, 1, 0, 1;
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // The second: A as registers, packed before the fence (they pass through
 // it), K = 64 in four steps.
@@ -19,7 +20,7 @@
 // CHECK-NOT: wgmma.mma_async
 // CHECK: wgmma.fence.sync.aligned;
 // CHECK-NOT: or.b32
-// CHECK: { .reg .pred p; setp.ne.b32 p, %r{{[0-9]+}}, 0;
+// CHECK: { .reg .pred p, z; setp.ne.b32 p, [[FLAG:%r[0-9]+]], 0; setp.eq.b32 z, [[FLAG]], 0;
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{{(%r[0-9]+, ){15}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK-NOT: wgmma.mma_async
@@ -27,7 +28,7 @@
 // CHECK-NOT: wgmma.mma_async
 // CHECK: bar.sync
 // Without: every wgmma takes two descriptors.
-// OFF-COUNT-6: wgmma.mma_async.sync.aligned.m64n{{32|64}}k16.f32.bf16.bf16 {{{[^}]*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
+// OFF-COUNT-6: wgmma.mma_async.sync.aligned.m64n{{32|64}}k16.f32.bf16.bf16 {{{[^}]*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, {{p|z}}, 1, 1, 0, 1;
 // OFF-NOT: wgmma.mma_async
 tile.kernel @chain_loop(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) {
   %i = tile.program_id x : index

@@ -13,7 +13,9 @@
 // CHECK: st.shared.b32
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK: wgmma.fence.sync.aligned;
-// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{{[^}]*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
+// The accumulator is zero: the first K step does not read it (scale-d z).
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{{[^}]*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, z, 1, 1;
+// CHECK-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{{[^}]*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
 // CHECK: wgmma.commit_group.sync.aligned;
 // The GEMM's main loop (64 x 64 x 32 tiles) on tf32 wgmma.
 // GEMM: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32

@@ -1,0 +1,97 @@
+//===- DeferMmaWaits.cpp - independent wgmma groups in flight together ----===//
+//
+// tile-accelerate-mma waits for every wgmma right after issuing it, so the
+// four real products of a complex product run one after the other, each
+// paying the Tensor Core's whole latency. This pass lets them overlap:
+//
+//   - a product that accumulates onto another one of the same shape takes
+//     the other's in-flight result (wgmma orders accumulator accesses
+//     between instructions of one shape: PTX ISA, wgmma.fence), and the
+//     wait between them goes away;
+//   - every other pending-0 wait moves down to just before the first op
+//     that reads its result, so the products issued in between run while
+//     it waits.
+//
+// Waits stay pending 0 (the first one reached waits for every group issued
+// so far), so the lifetimes of the shared-memory operands end at the wait
+// that follows them. A wait does not move past an op with regions, a
+// terminator, a CTA barrier (tile-pipeline's `wait; sync_threads` tells the
+// other warps that a ring stage may be overwritten), an asynchronous copy
+// into shared memory (which could overwrite an operand still being read)
+// or a new buffer (whose memory could otherwise not be shared with the
+// operands': shared memory decides how many CTAs fit an SM).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace tessera::tile {
+#define GEN_PASS_DEF_TILEDEFERMMAWAITS
+#include "passes/Passes.h.inc"
+
+using namespace mlir;
+
+namespace {
+
+/// The wgmma a pending-0 wait waits for, when both lie in one block.
+WarpgroupMmaOp waitedMma(WarpgroupMmaWaitOp wait) {
+  auto mma = wait.getAcc().getDefiningOp<WarpgroupMmaOp>();
+  if (!mma || wait.getPending() != 0 || mma->getBlock() != wait->getBlock())
+    return {};
+  return mma;
+}
+
+/// mma(acc = wait(prev)) with nothing else reading the wait, prev and mma
+/// of one instruction shape: mma accumulates onto prev's in-flight result.
+void chainAccumulators(ModuleOp module) {
+  SmallVector<WarpgroupMmaOp> mmas;
+  module.walk([&](WarpgroupMmaOp mma) { mmas.push_back(mma); });
+  for (WarpgroupMmaOp mma : mmas) {
+    auto wait = mma.getAcc().getDefiningOp<WarpgroupMmaWaitOp>();
+    if (!wait || !wait->hasOneUse() || wait->getBlock() != mma->getBlock())
+      continue;
+    WarpgroupMmaOp prev = waitedMma(wait);
+    // The accumulator type fixes M, N and the layout; the A type fixes K.
+    if (!prev || prev.getType() != mma.getType() ||
+        prev.getAElementType() != mma.getAElementType())
+      continue;
+    mma.getAccMutable().assign(prev.getResult());
+    wait->erase();
+  }
+}
+
+/// Whether a wait may move below `op`.
+bool canSinkPast(Operation *op, WarpgroupMmaWaitOp wait) {
+  if (op->hasTrait<OpTrait::IsTerminator>() || op->getNumRegions() != 0 ||
+      isa<AsyncLoadOp, LocalAllocOp, SyncThreadsOp>(op))
+    return false;
+  return llvm::none_of(wait->getUsers(),
+                       [&](Operation *user) { return op->isAncestor(user); });
+}
+
+void sinkWaits(ModuleOp module) {
+  SmallVector<WarpgroupMmaWaitOp> waits;
+  module.walk([&](WarpgroupMmaWaitOp wait) {
+    if (waitedMma(wait))
+      waits.push_back(wait);
+  });
+  for (WarpgroupMmaWaitOp wait : waits) {
+    Operation *next = wait->getNextNode();
+    while (next && canSinkPast(next, wait))
+      next = next->getNextNode();
+    if (next && next != wait->getNextNode())
+      wait->moveBefore(next);
+  }
+}
+
+struct DeferMmaWaitsPass : impl::TileDeferMmaWaitsBase<DeferMmaWaitsPass> {
+  void runOnOperation() override {
+    chainAccumulators(getOperation());
+    sinkWaits(getOperation());
+  }
+};
+
+} // namespace
+} // namespace tessera::tile
