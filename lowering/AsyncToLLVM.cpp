@@ -1156,8 +1156,11 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
         if (!zeroAcc)
           operands.append(acc.begin() + first, acc.begin() + first + perSet);
         std::string constraints, regs;
+        // Early clobber when the accumulator is not an input: the first K
+        // step writes it while later steps still read A and descriptors.
+        const std::string output = zeroAcc ? "=&f" : "=f";
         for (int64_t i = 0; i < perSet; ++i) {
-          constraints += (i ? ",=f" : "=f");
+          constraints += (i ? "," : "") + output;
           regs += (i ? ", $" : "$") + std::to_string(i);
         }
         if (!zeroAcc)

@@ -17,9 +17,12 @@
 // that follows them. A wait does not move past an op with regions, a
 // terminator, a CTA barrier (tile-pipeline's `wait; sync_threads` tells the
 // other warps that a ring stage may be overwritten), an asynchronous copy
-// into shared memory (which could overwrite an operand still being read)
-// or a new buffer (whose memory could otherwise not be shared with the
-// operands': shared memory decides how many CTAs fit an SM).
+// into shared memory (which could overwrite an operand still being read),
+// a new buffer (whose memory could otherwise not be shared with the
+// operands': shared memory decides how many CTAs fit an SM), or a group
+// tile-pipeline keeps in flight with a pending-1 wait (a wait 0 below it
+// would drain that group). Products are chained only where the wait between
+// them could have moved that far.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,8 +46,30 @@ WarpgroupMmaOp waitedMma(WarpgroupMmaWaitOp wait) {
   return mma;
 }
 
-/// mma(acc = wait(prev)) with nothing else reading the wait, prev and mma
-/// of one instruction shape: mma accumulates onto prev's in-flight result.
+/// Whether `op` lets a wait move below it: not when it needs the
+/// products done (an op with regions or a terminator, a CTA barrier that
+/// tells other warps the operands were read, a copy or a new buffer that
+/// may reuse their memory), nor when it issues or waits for a group that
+/// tile-pipeline keeps in flight (a wait 0 below it would drain that group).
+bool canSinkPast(Operation *op, WarpgroupMmaWaitOp wait) {
+  if (op->hasTrait<OpTrait::IsTerminator>() || op->getNumRegions() != 0 ||
+      isa<AsyncLoadOp, LocalAllocOp, SyncThreadsOp>(op))
+    return false;
+  if (auto other = dyn_cast<WarpgroupMmaWaitOp>(op); other && other != wait)
+    if (other.getPending() != 0)
+      return false;
+  if (auto mma = dyn_cast<WarpgroupMmaOp>(op))
+    for (Operation *user : mma->getUsers())
+      if (auto w = dyn_cast<WarpgroupMmaWaitOp>(user); w && w.getPending())
+        return false;
+  return llvm::none_of(wait->getUsers(),
+                       [&](Operation *user) { return op->isAncestor(user); });
+}
+
+/// mma(acc = wait(prev)) with nothing else reading prev or the wait, prev
+/// and mma of one instruction shape, and nothing between the wait and mma
+/// that a wait may not move past: mma accumulates onto prev's in-flight
+/// result and the wait goes (the one for mma completes both).
 void chainAccumulators(ModuleOp module) {
   SmallVector<WarpgroupMmaOp> mmas;
   module.walk([&](WarpgroupMmaOp mma) { mmas.push_back(mma); });
@@ -54,21 +79,18 @@ void chainAccumulators(ModuleOp module) {
       continue;
     WarpgroupMmaOp prev = waitedMma(wait);
     // The accumulator type fixes M, N and the layout; the A type fixes K.
-    if (!prev || prev.getType() != mma.getType() ||
+    if (!prev || !prev->hasOneUse() || prev.getType() != mma.getType() ||
         prev.getAElementType() != mma.getAElementType())
+      continue;
+    bool clear = true;
+    for (Operation *op = wait->getNextNode(); clear && op != mma;
+         op = op->getNextNode())
+      clear = canSinkPast(op, wait);
+    if (!clear)
       continue;
     mma.getAccMutable().assign(prev.getResult());
     wait->erase();
   }
-}
-
-/// Whether a wait may move below `op`.
-bool canSinkPast(Operation *op, WarpgroupMmaWaitOp wait) {
-  if (op->hasTrait<OpTrait::IsTerminator>() || op->getNumRegions() != 0 ||
-      isa<AsyncLoadOp, LocalAllocOp, SyncThreadsOp>(op))
-    return false;
-  return llvm::none_of(wait->getUsers(),
-                       [&](Operation *user) { return op->isAncestor(user); });
 }
 
 void sinkWaits(ModuleOp module) {

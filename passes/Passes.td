@@ -147,7 +147,9 @@ def TileDeferMmaWaits : Pass<"tile-defer-mma-waits", "mlir::ModuleOp"> {
     an op with regions, a terminator, a `tile.sync_threads` (which tells
     the other warps the operands were read), a `tile.async_load` or a
     `tile.local_alloc` (whose buffer could then not share the operands'
-    memory); waits stay `pending 0`, so the first one reached completes
+    memory), nor past a group that a `pending 1` wait keeps in flight;
+    products are chained only where the wait between them could have moved
+    that far. Waits stay `pending 0`, so the first one reached completes
     every group before it. `tile-compile` runs it with `--defer-mma-waits`
     (off by default until measured on the H200).
   }];

@@ -399,7 +399,10 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
   auto right = [&](const Complex &a) {
     return timesDft(a * dfts.twiddle, dfts.right, c.dtype);
   };
-  auto [a1, a2] = both(left, loadRow(r1), loadRow(r2));
+  // Named, so r1's loads come first whatever order the host compiler
+  // evaluates arguments in (the IR stays the same across toolchains).
+  const Complex x1 = loadRow(r1), x2 = loadRow(r2);
+  auto [a1, a2] = both(left, x1, x2);
   auto [Z1, Z2] = both(right, a1, a2);
   auto coefficients = [&](const Scalar &r, int64_t which) {
     return reshape(load(spectrum, {h, which, r, 0, 0}, {1, 1, 1, m1, m2}),

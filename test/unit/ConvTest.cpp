@@ -709,6 +709,10 @@ std::vector<ConvCase> randomCases() {
   // 1024 = 64 x 16). One case (CI time).
   cases.push_back(
       {shapeOf(1, 1, 32768), configOf(dsl::f16, true, true), Input::Random});
+  // More batch rows than a multi-pass program takes (16): every pass's
+  // second, partial block of rows.
+  cases.push_back({shapeOf(18, 1, 1024), configOf(dsl::bf16, true, true, true),
+                   Input::Random});
   // Forced multi-pass at 16384: outer 16, row-column inner 1024, both row
   // pairings (r = 0 and 8 pair with themselves) and borrows.
   cases.push_back({shapeOf(1, 2, 16384), configOf(dsl::bf16, false, false, true),
