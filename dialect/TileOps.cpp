@@ -443,6 +443,10 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
     return getSource();
   if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSource()))
     return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  // Any constant: its elements are read from one array at each register's
+  // index, in whatever layout, so no exchange is needed.
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getSource()))
+    return dense.reshape(getType());
   // convert(convert(x)) -> convert(x).
   if (auto inner = getSource().getDefiningOp<ConvertLayoutOp>()) {
     if (inner.getSource().getType() == getType())

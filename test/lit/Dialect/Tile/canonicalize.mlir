@@ -326,3 +326,47 @@ tile.kernel @same_tile_once(%x: !tile.view<?x?xbf16>, %y: !tile.view<?x?xbf16>, 
   %b = arith.addf %a, %r3 : tensor<64x64xbf16, #bl>
   tile.store %b, %y[%i, %i] : tensor<64x64xbf16, #bl> -> !tile.view<?x?xbf16>
 }
+
+//===----------------------------------------------------------------------===//
+// tile.convert_layout
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// A constant converts to the same constant in the new layout (each thread
+// reads its elements of the array): no exchange is left, splat or not.
+#blocked = #tile.blocked<spt = [1, 8], tpw = [16, 2], wpc = [4, 1], order = [1, 0]>
+#mma = #tile.mma<version = 2, wpc = [1, 4], instr = [16, 8]>
+#a = #tile.dot_operand<idx = 0, parent = #mma, kwidth = 2>
+#b = #tile.dot_operand<idx = 1, parent = #mma, kwidth = 2>
+// CHECK-LABEL: tile.kernel @convert_constant(
+// CHECK-DAG: %[[A:.*]] = arith.constant dense<"0x803F0040{{[0-9A-F]*}}"> : tensor<16x16xbf16, #dot_op>
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<5.000000e-01> : tensor<16x32xbf16, #dot_op1>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.mma %[[A]], %[[B]]
+tile.kernel @convert_constant(%x: !tile.view<?x?xf32>, %i: index) {
+  %d = arith.constant dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0],
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0]]> : tensor<16x16xbf16, #blocked>
+  %s = arith.constant dense<0.5> : tensor<16x32xbf16, #blocked>
+  %z = arith.constant dense<0.0> : tensor<16x32xf32, #mma>
+  %a = tile.convert_layout %d : tensor<16x16xbf16, #blocked> -> tensor<16x16xbf16, #a>
+  %b = tile.convert_layout %s : tensor<16x32xbf16, #blocked> -> tensor<16x32xbf16, #b>
+  %m = tile.mma %a, %b, %z : tensor<16x16xbf16, #a>, tensor<16x32xbf16, #b>, tensor<16x32xf32, #mma>
+  %o = tile.convert_layout %m : tensor<16x32xf32, #mma> -> tensor<16x32xf32, #blocked>
+  tile.store %o, %x[%i, %i] : tensor<16x32xf32, #blocked> -> !tile.view<?x?xf32>
+  tile.return
+}
