@@ -34,6 +34,8 @@ build() { # dtype seqlen gates
   # whose registers it fits (0.139 with, 0.155 without). bench/RESULTS.md,
   # session 10.
   [ "$2" = 1024 ] || flags="$flags --no-hoist-invariants"
+  # TILE_COMPILE_EXTRA: flags added to all (variant libraries for A/B runs).
+  flags="$flags ${TILE_COMPILE_EXTRA:-}"
   # shellcheck disable=SC2086
   "$compile" "$tmp/k.mlir" --target sm_90a $flags -o "$tmp/k.ptx" --info "$tmp/k.json"
   name=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' "$tmp/k.json" | head -n 1)

@@ -17,6 +17,8 @@ build() { # dtype dstate headdim options [module: ssd-fused or ssd-split]
   # TILE_COMPILE_FLAGS, when set, replaces them all (variant timings).
   flags=${TILE_COMPILE_FLAGS-$("$tessera" ssd-flags --dtype "$1" --dstate "$2" \
     --headdim "$3" --options "$4")}
+  # TILE_COMPILE_EXTRA: flags added to those (variant libraries for A/B).
+  flags="$flags ${TILE_COMPILE_EXTRA:-}"
   # shellcheck disable=SC2086
   "$compile" "$tmp/k.mlir" --target sm_90a $flags -o "$tmp/k.ptx" --info "$tmp/k.json"
   name=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' "$tmp/k.json" | head -n 1)
