@@ -159,11 +159,14 @@ Complex fft(Complex x, const std::vector<int64_t> &factors, DType dtype,
   return reshape(x, {M});
 }
 
-/// exp(-+2 pi i * row * col / period) as a rows x cols tile.
+/// exp(-+2 pi i * row * col / period) as a rows x cols tile, col counted
+/// from colOffset (0 when absent).
 Complex twiddleMatrix(int64_t rows, int64_t cols, int64_t period,
-                      bool inverse) {
+                      bool inverse, const Scalar &colOffset = Scalar()) {
   Tile r = reshape(iota(rows), {rows, 1});
   Tile c = reshape(iota(cols), {1, cols});
+  if (colOffset.value())
+    c = c + cast(colOffset, i32);
   Tile angle =
       cast(r * c, f32) * ((inverse ? 2.0 : -2.0) * M_PI / double(period));
   return {cos(angle), sin(angle)};
@@ -462,7 +465,7 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     }
     z = {cast(z.re, f32), cast(z.im, f32)};
     Complex X = dftTimes(dftMatrix(Mo, false, c.dtype), z, c.dtype);
-    X = reshape(X, {Mo, 1, W}) * twiddle(Mo, W, M, false, col * Scalar(W));
+    X = X * twiddleMatrix(Mo, W, M, false, col * Scalar(W));
     store(work, {b, h, 0, 0, col},
           reshape(cast(X.re, c.dtype), {1, 1, 1, Mo, W}));
     store(work, {b, h, 1, 0, col},
@@ -534,9 +537,9 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     View work = args["work"], y = args["y"];
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);
     Complex X = loadComplexRow(work, {b, h, 0, 0, col}, {b, h, 1, 0, col},
-                               {1, 1, 1, Mo, W}, {Mo, 1, W});
-    X = Complex{cast(X.re, f32), cast(X.im, f32)};
-    X = reshape(X * twiddle(Mo, W, M, true, col * Scalar(W)), {Mo, W});
+                               {1, 1, 1, Mo, W}, {Mo, W});
+    X = Complex{cast(X.re, f32), cast(X.im, f32)} *
+        twiddleMatrix(Mo, W, M, true, col * Scalar(W));
     Complex out = dftTimes(dftMatrix(Mo, true, c.dtype), X, c.dtype);
     if (c.postGate) {
       Complex g = loadComplexRow(args["post"], {b, h, 0, col, 0},
