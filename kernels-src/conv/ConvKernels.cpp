@@ -161,8 +161,8 @@ Complex fft(Complex x, const std::vector<int64_t> &factors, DType dtype,
 
 /// exp(-+2 pi i * row * col / period) as a rows x cols tile, col counted
 /// from colOffset (0 when absent).
-Complex twiddleMatrix(int64_t rows, int64_t cols, int64_t period,
-                      bool inverse, const Scalar &colOffset = Scalar()) {
+Complex twiddleMatrix(int64_t rows, int64_t cols, int64_t period, bool inverse,
+                      const Scalar &colOffset = Scalar()) {
   Tile r = reshape(iota(rows), {rows, 1});
   Tile c = reshape(iota(cols), {1, cols});
   if (colOffset.value())
