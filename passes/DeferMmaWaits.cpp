@@ -19,15 +19,17 @@
 // other warps that a ring stage may be overwritten), an asynchronous copy
 // into shared memory (which could overwrite an operand still being read),
 // a new buffer (whose memory could otherwise not be shared with the
-// operands': shared memory decides how many CTAs fit an SM), or a group
+// operands': shared memory decides how many CTAs fit an SM), a group
 // tile-pipeline keeps in flight with a pending-1 wait (a wait 0 below it
-// would drain that group). Products are chained only where the wait between
+// would drain that group), or an op reading a value a wgmma carried across
+// the loop's back edge (ptxas would insert a wait there). Products are chained only where the wait between
 // them could have moved that far.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace tessera::tile {
@@ -46,14 +48,33 @@ WarpgroupMmaOp waitedMma(WarpgroupMmaWaitOp wait) {
   return mma;
 }
 
+/// Whether `v` is a loop-carried value that a wgmma wrote in the previous
+/// iteration. ptxas does not follow the back edge: registers such a value
+/// sits in count as written by a Tensor Core instruction, so touching them
+/// while another group is in flight makes it insert a wait there.
+bool carriedFromMma(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  auto loop =
+      arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()) : scf::ForOp();
+  if (!loop || arg.getArgNumber() == 0)
+    return false;
+  Value yielded =
+      loop.getBody()->getTerminator()->getOperand(arg.getArgNumber() - 1);
+  return isa_and_nonnull<WarpgroupMmaOp, WarpgroupMmaWaitOp>(
+      yielded.getDefiningOp());
+}
+
 /// Whether `op` lets a wait move below it: not when it needs the
 /// products done (an op with regions or a terminator, a CTA barrier that
 /// tells other warps the operands were read, a copy or a new buffer that
-/// may reuse their memory), nor when it issues or waits for a group that
-/// tile-pipeline keeps in flight (a wait 0 below it would drain that group).
+/// may reuse their memory), when it reads a value a wgmma carried across
+/// the loop's back edge (ptxas would wait there anyway), nor when it issues
+/// or waits for a group that tile-pipeline keeps in flight (a wait 0 below
+/// it would drain that group).
 bool canSinkPast(Operation *op, WarpgroupMmaWaitOp wait) {
   if (op->hasTrait<OpTrait::IsTerminator>() || op->getNumRegions() != 0 ||
-      isa<AsyncLoadOp, LocalAllocOp, SyncThreadsOp>(op))
+      isa<AsyncLoadOp, LocalAllocOp, SyncThreadsOp>(op) ||
+      llvm::any_of(op->getOperands(), carriedFromMma))
     return false;
   if (auto other = dyn_cast<WarpgroupMmaWaitOp>(op); other && other != wait)
     if (other.getPending() != 0)

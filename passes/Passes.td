@@ -147,7 +147,9 @@ def TileDeferMmaWaits : Pass<"tile-defer-mma-waits", "mlir::ModuleOp"> {
     an op with regions, a terminator, a `tile.sync_threads` (which tells
     the other warps the operands were read), a `tile.async_load` or a
     `tile.local_alloc` (whose buffer could then not share the operands'
-    memory), nor past a group that a `pending 1` wait keeps in flight;
+    memory), nor past a group that a `pending 1` wait keeps in flight or
+    an op reading an accumulator a wgmma carried across the loop's back
+    edge (ptxas would insert a wait there);
     products are chained only where the wait between them could have moved
     that far. Waits stay `pending 0`, so the first one reached completes
     every group before it. `tile-compile` runs it with `--defer-mma-waits`

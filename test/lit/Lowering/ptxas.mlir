@@ -80,6 +80,10 @@
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 -o %t.ssdf.ptx
 // RUN: FileCheck %s --input-file %t.ssdf.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf.ptx -o %t.ssdf.cubin 2>&1 | FileCheck %s --check-prefixes=FUSED,NOSERIAL
+// With --defer-mma-waits too: nothing injected by ptxas (the decayed state,
+// carried across the loop by a wgmma, is not touched with a group in flight).
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 --defer-mma-waits -o %t.ssdfd.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.ssdfd.ptx -o %t.ssdfd.cubin 2>&1 | FileCheck %s --check-prefixes=NOSERIAL,NOINJECT
 // At dstate 64 (three stages, no swizzle) it is spill-free, and at dstate
 // 64 and 128 with the kernel library's flags (`tessera ssd-flags`) too.
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 --no-swizzle --num-warps 4 --stmatrix --scratch-lifetimes --no-hoist-invariants -o %t.ssdlib128.ptx

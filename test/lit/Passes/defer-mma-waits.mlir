@@ -220,3 +220,42 @@ tile.kernel @relaxed(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: inde
   %o2 = tile.convert_layout %w : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #blocked>
   tile.store %o2, %c[%i, %i] : tensor<64x16xf32, #blocked> -> !tile.view<?x?xf32>
 }
+
+// -----
+
+#blocked = #tile.blocked<spt = [1, 8], tpw = [16, 2], wpc = [4, 1], order = [1, 0]>
+#mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 16]>
+#nv = #tile.nvmma_shared<swizzle = 128>
+#nv32 = #tile.nvmma_shared<swizzle = 32>
+
+// A state a wgmma carries across the back edge (the SSD's decayed state):
+// ptxas counts its registers as written by the Tensor Core, so the wait for
+// the independent %d stops before the state is touched (ptxas would insert
+// one there anyway).
+// CHECK-LABEL: tile.kernel @carried
+// CHECK: %[[D:.*]] = tile.warpgroup_mma
+// CHECK-NEXT: tile.warpgroup_mma_wait %[[D]] pending 0
+// CHECK-NEXT: arith.mulf %{{.*}}, %{{.*}}
+tile.kernel @carried(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) {
+  %i = tile.program_id x : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ta = tile.load %a[%i, %i] : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #blocked>
+  %tb = tile.load %a[%i, %i] : !tile.view<?x?xbf16> -> tensor<64x16xbf16, #blocked>
+  %f = tile.local_alloc %ta : tensor<64x64xbf16, #blocked> -> !tile.smem<64x64xbf16, #nv>
+  %x = tile.local_alloc %tb : tensor<64x16xbf16, #blocked> -> !tile.smem<64x16xbf16, #nv32>
+  %z = arith.constant dense<0.0> : tensor<64x16xf32, #mma>
+  %decay = arith.constant dense<0.5> : tensor<64x16xf32, #mma>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%h = %z) -> (tensor<64x16xf32, #mma>) {
+    %d = tile.warpgroup_mma %f, %x, %z : !tile.smem<64x64xbf16, #nv>, !tile.smem<64x16xbf16, #nv32>, tensor<64x16xf32, #mma>
+    %w = tile.warpgroup_mma_wait %d pending 0 : tensor<64x16xf32, #mma>
+    %hd = arith.mulf %h, %decay : tensor<64x16xf32, #mma>
+    %o = tile.convert_layout %w : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #blocked>
+    tile.store %o, %c[%k, %i] : tensor<64x16xf32, #blocked> -> !tile.view<?x?xf32>
+    %dh = tile.warpgroup_mma %f, %x, %hd : !tile.smem<64x64xbf16, #nv>, !tile.smem<64x16xbf16, #nv32>, tensor<64x16xf32, #mma>
+    %wh = tile.warpgroup_mma_wait %dh pending 0 : tensor<64x16xf32, #mma>
+    scf.yield %wh : tensor<64x16xf32, #mma>
+  }
+  %o2 = tile.convert_layout %r : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #blocked>
+  tile.store %o2, %c[%i, %i] : tensor<64x16xf32, #blocked> -> !tile.view<?x?xf32>
+}
