@@ -210,10 +210,8 @@ std::pair<Complex, Complex> fftRowColumnWithConjugate(const Complex &x,
                                                       DType dtype) {
   Tile xr = cast(x.re, dtype), xi = cast(x.im, dtype);
   Tile zero = zeros({d.left.re.shape()[0], x.re.shape()[1]}, f32);
-  // Grouped by the data operand: each one's shared-memory copy is written
-  // once and its two products can be in flight together.
-  Tile rr = mma(d.left.re, xr, zero), ir = mma(d.left.im, xr, zero);
-  Tile ii = mma(d.left.im, xi, zero), ri = mma(d.left.re, xi, zero);
+  Tile rr = mma(d.left.re, xr, zero), ii = mma(d.left.im, xi, zero);
+  Tile ri = mma(d.left.re, xi, zero), ir = mma(d.left.im, xr, zero);
   Complex a = Complex{rr - ii, ri + ir} * d.twiddle;
   Complex aConj = Complex{rr + ii, ir - ri} * d.twiddle;
   return {timesDft(a, d.right, dtype), timesDft(aConj, d.right, dtype)};
