@@ -22,8 +22,8 @@
 // operands': shared memory decides how many CTAs fit an SM), a group
 // tile-pipeline keeps in flight with a pending-1 wait (a wait 0 below it
 // would drain that group), or an op reading a value a wgmma carried across
-// the loop's back edge (ptxas would insert a wait there). Products are chained only where the wait between
-// them could have moved that far.
+// the loop's back edge (ptxas would insert a wait there). Products are
+// chained only where the wait between them could have moved that far.
 //
 //===----------------------------------------------------------------------===//
 
