@@ -30,7 +30,8 @@ double relativeL2(const std::vector<double> &got,
 /// Number of elements still holding the poison pattern.
 int64_t countPoisoned(const interp::Buffer &buffer);
 
-/// A fresh seed from the OS (print it so a failure can be replayed).
+/// A fresh seed from the OS (print it so a failure can be replayed), or the
+/// value of TESSERA_SEED when it is set (the replay).
 uint64_t freshSeed();
 
 } // namespace tessera::check
