@@ -108,13 +108,10 @@ Complex timesDft(const Complex &x, const Dft &F, DType dtype) {
 }
 
 /// exp(-+2 pi i * row * col / (rows * cols)) for row in [0, rows) and
-/// col = colOffset + [0, cols), shaped (rows, 1, cols).
-Complex twiddle(int64_t rows, int64_t cols, int64_t period, bool inverse,
-                const Scalar &colOffset = Scalar()) {
+/// col in [0, cols), shaped (rows, 1, cols).
+Complex twiddle(int64_t rows, int64_t cols, int64_t period, bool inverse) {
   Tile r = reshape(iota(rows), {rows, 1, 1});
   Tile c = reshape(iota(cols), {1, 1, cols});
-  if (colOffset.value())
-    c = c + cast(colOffset, i32);
   Tile angle =
       cast(r * c, f32) * ((inverse ? 2.0 : -2.0) * M_PI / double(period));
   return {cos(angle), sin(angle)};
@@ -195,9 +192,18 @@ RowColumnDfts rowColumnDfts(int64_t m1, int64_t m2, int64_t half, DType dtype) {
 /// columns of F_m1 take part): A = F_m1 X, then the twiddle
 /// A[k1][n2] *= w_M^(k1 n2), then Z = A F_m2, with Z[k1][k2] = FFT(z)[k1 +
 /// m1 k2], scaled by 1/M.
+/// Its two stages apart (the inner pass runs each for two rows at once):
+/// A = F_m1 X, then Z = (A o twiddle) F_m2.
+Complex fftRowColumnFirst(const Complex &x, const RowColumnDfts &d,
+                          DType dtype) {
+  return dftTimes(d.left, x, dtype);
+}
+Complex fftRowColumnSecond(const Complex &a, const RowColumnDfts &d,
+                           DType dtype) {
+  return timesDft(a * d.twiddle, d.right, dtype);
+}
 Complex fftRowColumn(const Complex &x, const RowColumnDfts &d, DType dtype) {
-  Complex a = dftTimes(d.left, x, dtype) * d.twiddle;
-  return timesDft(a, d.right, dtype);
+  return fftRowColumnSecond(fftRowColumnFirst(x, d, dtype), d, dtype);
 }
 
 /// The transforms of z and of conj(z) by fftRowColumn, from the same four
@@ -219,9 +225,16 @@ std::pair<Complex, Complex> fftRowColumnWithConjugate(const Complex &x,
 
 /// The inverse of fftRowColumn (unscaled), its first `half` rows:
 /// E = Z conj(F_m2), E[k1][n2] *= w_M^(-k1 n2), X = conj(F_m1) E.
-Complex ifftRowColumn(const Complex &Z, const RowColumnDfts &d, DType dtype) {
-  Complex e = timesDft(Z, d.rightInverse, dtype) * d.twiddleInverse;
+Complex ifftRowColumnFirst(const Complex &Z, const RowColumnDfts &d,
+                           DType dtype) {
+  return timesDft(Z, d.rightInverse, dtype) * d.twiddleInverse;
+}
+Complex ifftRowColumnSecond(const Complex &e, const RowColumnDfts &d,
+                            DType dtype) {
   return dftTimes(d.leftInverse, e, dtype);
+}
+Complex ifftRowColumn(const Complex &Z, const RowColumnDfts &d, DType dtype) {
+  return ifftRowColumnSecond(ifftRowColumnFirst(Z, d, dtype), d, dtype);
 }
 
 /// Z[-k - shift] (shift 0 or 1, an i32 scalar; 0 when absent) for the
@@ -392,21 +405,18 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
                           {1, 1, 1, 1, m1, m2}, {m1, m2});
   };
   const RowColumnDfts dfts = rowColumnDfts(m1, m2, m1, c.dtype);
-  // Each step for both rows before the next (the two rows are independent):
-  // their wgmma are then in flight together (tile-defer-mma-waits).
-  auto both = [](auto step, const Complex &a, const Complex &b) {
-    Complex first = step(a);
-    return std::make_pair(first, step(b));
-  };
-  auto left = [&](const Complex &x) { return dftTimes(dfts.left, x, c.dtype); };
-  auto right = [&](const Complex &a) {
-    return timesDft(a * dfts.twiddle, dfts.right, c.dtype);
+  // Each stage for both rows before the next (the two rows are
+  // independent): their wgmma are then in flight together
+  // (tile-defer-mma-waits).
+  auto both = [&](auto stage, const Complex &a, const Complex &b) {
+    Complex first = stage(a, dfts, c.dtype);
+    return std::make_pair(first, stage(b, dfts, c.dtype));
   };
   // Named, so r1's loads come first whatever order the host compiler
   // evaluates arguments in (the IR stays the same across toolchains).
   const Complex x1 = loadRow(r1), x2 = loadRow(r2);
-  auto [a1, a2] = both(left, x1, x2);
-  auto [Z1, Z2] = both(right, a1, a2);
+  auto [a1, a2] = both(fftRowColumnFirst, x1, x2);
+  auto [Z1, Z2] = both(fftRowColumnSecond, a1, a2);
   auto coefficients = [&](const Scalar &r, int64_t which) {
     return reshape(load(spectrum, {h, which, r, 0, 0}, {1, 1, 1, m1, m2}),
                    {m1, m2});
@@ -424,14 +434,8 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
     store(out, {b, h, 0, r, 0}, reshape(cast(w.re, c.dtype), {1, 1, 1, 1, Mi}));
     store(out, {b, h, 1, r, 0}, reshape(cast(w.im, c.dtype), {1, 1, 1, 1, Mi}));
   };
-  auto rightInverse = [&](const Complex &Y) {
-    return timesDft(Y, dfts.rightInverse, c.dtype) * dfts.twiddleInverse;
-  };
-  auto leftInverse = [&](const Complex &e) {
-    return dftTimes(dfts.leftInverse, e, c.dtype);
-  };
-  auto [e1, e2] = both(rightInverse, Y1, Y2);
-  auto [w1, w2] = both(leftInverse, e1, e2);
+  auto [e1, e2] = both(ifftRowColumnFirst, Y1, Y2);
+  auto [w1, w2] = both(ifftRowColumnSecond, e1, e2);
   storeRow(r1, w1);
   storeRow(r2, w2);
 }
