@@ -50,9 +50,9 @@ struct CompileOptions {
   /// registers are full; more instructions).
   bool hoistLoopInvariants = true;
   /// Keep independent wgmma groups in flight together (tile-defer-mma-waits,
-  /// sm_90a): waits move down to the first reader of their result. Off
-  /// until measured on the H200 (docs/decisions.md, session 12).
-  bool deferMmaWaits = false;
+  /// sm_90a): waits move down to the first reader of their result. On
+  /// since measured on the H200 (docs/decisions.md, session 13).
+  bool deferMmaWaits = true;
 };
 
 struct CompiledModule {

@@ -56,7 +56,9 @@ int main(int argc, char **argv) {
       {"--no-hoist-invariants",
        &tessera::lowering::CompileOptions::hoistLoopInvariants, false},
       {"--defer-mma-waits", &tessera::lowering::CompileOptions::deferMmaWaits,
-       true}};
+       true},
+      {"--no-defer-mma-waits",
+       &tessera::lowering::CompileOptions::deferMmaWaits, false}};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -86,7 +88,7 @@ int main(int argc, char **argv) {
                    "[--stages S] [--no-swizzle] [--stmatrix] "
                    "[--wgmma-along-n] [--no-wgmma-register-a] [--wgmma-tf32] "
                    "[--scratch-lifetimes] [--no-hoist-invariants] "
-                   "[--defer-mma-waits] [-o out.ptx] "
+                   "[--no-defer-mma-waits] [-o out.ptx] "
                    "[--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))

@@ -22,13 +22,13 @@
 // RUN: %ptxas -arch=sm_90a -v %t.softmax.ptx -o %t.softmax.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // The three passes at 16K as the library builds them: the inner pass's rows
 // arrive by cp.async (copied ahead), and no pass spills.
-// RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants -o %t.conv16k.ptx
+// RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --no-defer-mma-waits -o %t.conv16k.ptx
 // RUN: FileCheck %s --input-file %t.conv16k.ptx --check-prefix=CPASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv16k.ptx -o %t.conv16k.cubin 2>&1 | FileCheck %s --check-prefixes=PASSES,NOINJECT
-// With --defer-mma-waits the inner pass issues the eight wgmma groups of
-// both rows' first products before it waits for any, and ptxas finds no
-// register of a group in flight touched (nothing injected).
-// RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --defer-mma-waits -o %t.conv16kd.ptx
+// With tile-defer-mma-waits (the default) the inner pass issues the eight
+// wgmma groups of both rows' first products before it waits for any, and
+// ptxas finds no register of a group in flight touched (nothing injected).
+// RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants -o %t.conv16kd.ptx
 // RUN: FileCheck %s --input-file %t.conv16kd.ptx --check-prefix=INFLIGHT
 // RUN: %ptxas -arch=sm_90a -v %t.conv16kd.ptx -o %t.conv16kd.cubin 2>&1 | FileCheck %s --check-prefixes=PASSES,NOINJECT
 // CPASYNC-LABEL: .entry conv_inner_bf16_M16384
@@ -77,12 +77,13 @@
 // RUN: %ptxas -arch=sm_90a -v %t.ssd.ptx -o %t.ssd.cubin 2>&1 | FileCheck %s --check-prefix=ACCEPTED
 // The fused SSD forward the GPU runs, as the kernel library builds it: on
 // Tensor Cores (wgmma), accepted, no wgmma serialized.
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 -o %t.ssdf.ptx
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 --no-defer-mma-waits -o %t.ssdf.ptx
 // RUN: FileCheck %s --input-file %t.ssdf.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf.ptx -o %t.ssdf.cubin 2>&1 | FileCheck %s --check-prefixes=FUSED,NOSERIAL
-// With --defer-mma-waits too: nothing injected by ptxas (the decayed state,
-// carried across the loop by a wgmma, is not touched with a group in flight).
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 --defer-mma-waits -o %t.ssdfd.ptx
+// With tile-defer-mma-waits (the default): nothing injected by ptxas (the
+// decayed state, carried across the loop by a wgmma, is not touched with a
+// group in flight).
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 -o %t.ssdfd.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdfd.ptx -o %t.ssdfd.cubin 2>&1 | FileCheck %s --check-prefixes=NOSERIAL,NOINJECT
 // At dstate 64 (three stages, no swizzle) it is spill-free, and at dstate
 // 64 and 128 with the kernel library's flags (`tessera ssd-flags`) too.
