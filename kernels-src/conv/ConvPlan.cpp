@@ -135,7 +135,11 @@ std::array<int64_t, 3> innerGrid(const Plan &p, int64_t batch,
 }
 
 int64_t columnBlock(const Plan &p) {
-  return std::min<int64_t>(64, p.M / p.outer);
+  // 128 columns a program, not 64: the per-program setup (indices, DFT
+  // matrices, twiddle angles) is spread over twice the elements, 24% fewer
+  // instructions per element (H200, bf16: 16K 3.515 -> 3.325 ms at 16 x
+  // 768, 64K 5.446 -> 4.588 at 4 x 768; bench/RESULTS.md, session 13).
+  return std::min<int64_t>(128, p.M / p.outer);
 }
 
 const char *name(ElementType type) {
@@ -146,8 +150,10 @@ std::string kernelName(const char *kernel, const Plan &p, ElementType dtype,
                        bool preGate, bool postGate) {
   std::ostringstream s;
   s << kernel << "_" << name(dtype) << "_M" << p.M;
+  // The outer passes' column block sets their grid: a library built with
+  // another block reports a missing kernel instead of leaving columns out.
   if (!p.fused)
-    s << "_o" << p.outer << "_r" << p.rowsPerProgram;
+    s << "_o" << p.outer << "_r" << p.rowsPerProgram << "_c" << columnBlock(p);
   for (int64_t f : p.factors)
     s << "_" << f;
   // Row-column plans are named apart from the permuting plans with the same

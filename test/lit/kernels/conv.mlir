@@ -46,17 +46,17 @@
 // CSE-NOT:     arith.constant dense<"0x
 
 // The three passes of the long path.
-// MULTI-LABEL: tile.kernel @conv_outer_fwd_bf16_M1024_o16_r16_8_8
+// MULTI-LABEL: tile.kernel @conv_outer_fwd_bf16_M1024_o16_r16_c64_8_8
 // MULTI:         tile.load %{{.*}} : !tile.view<?x?x?x?x?xbf16> -> tensor<1x1x16x64x1xbf16>
 // MULTI-COUNT-4: tile.mma %{{.*}} : tensor<16x16xbf16>, tensor<16x64xbf16>, tensor<16x64xf32>
 // The work buffer between the passes is in the element type.
 // MULTI:         tile.store %{{.*}} : tensor<1x1x1x16x64xbf16> -> !tile.view<?x?x?x?x?xbf16>
-// MULTI-LABEL: tile.kernel @conv_inner_bf16_M1024_o16_r16_8_8
+// MULTI-LABEL: tile.kernel @conv_inner_bf16_M1024_o16_r16_c64_8_8
 // Spectrum rows are contiguous: each row is one 1 x 1 x 1 x inner tile.
 // MULTI:         scf.for
 // MULTI:         tile.load %{{.*}} : !tile.view<?x?x?x?x?xbf16> -> tensor<1x1x1x1x64xbf16>
 // MULTI:         tile.load %{{.*}} : !tile.view<?x?x?x?xf32> -> tensor<1x1x1x64xf32>
 // MULTI:         tile.gather
-// MULTI-LABEL: tile.kernel @conv_outer_inv_bf16_M1024_o16_r16_8_8
+// MULTI-LABEL: tile.kernel @conv_outer_inv_bf16_M1024_o16_r16_c64_8_8
 // MULTI-COUNT-4: tile.mma %{{.*}} : tensor<16x16xbf16>, tensor<16x64xbf16>, tensor<16x64xf32>
 // MULTI:         tile.store %{{.*}} : tensor<1x1x16x64x1xbf16> -> !tile.view<?x?x?x?x?xbf16>
