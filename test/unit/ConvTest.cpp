@@ -709,6 +709,10 @@ std::vector<ConvCase> randomCases() {
   // 1024 = 64 x 16). One case (CI time).
   cases.push_back(
       {shapeOf(1, 1, 32768), configOf(dsl::f16, true, true), Input::Random});
+  // The longest length, as shipped: outer 16, row-column inner 4096 = 64 x
+  // 64 (the outer passes' column block of 128 is a whole block here too).
+  cases.push_back(
+      {shapeOf(1, 1, 65536), configOf(dsl::bf16, false, false), Input::Random});
   // More batch rows than a multi-pass program takes (16): every pass's
   // second, partial block of rows.
   cases.push_back({shapeOf(18, 1, 1024), configOf(dsl::bf16, true, true, true),
