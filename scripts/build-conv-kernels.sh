@@ -50,6 +50,12 @@ for dtype in bf16 f16; do
       build "$dtype" "$len" "$gates"
     done
   done
+  # Zero-padding and cropping copies: lengths that are odd, or above 16384
+  # and not powers of two, run on padded copies (conv::paddedLength).
+  "$tessera" print conv-copy --dtype "$dtype" > "$out/k.mlir"
+  "$compile" "$out/k.mlir" --target sm_90a -o "$out/conv_copy_rows_$dtype.ptx" \
+    --info "$out/conv_copy_rows_$dtype.json"
+  rm "$out/k.mlir"
   # The cuFFT baseline's elementwise kernels (bench/conv_bench.cpp).
   for gates in none pre,post; do
     "$tessera" print conv-baseline --dtype "$dtype" --gates "$gates" > "$out/k.mlir"

@@ -39,6 +39,12 @@ struct Config {
 /// or the three multi-pass kernels).
 void build(dsl::KernelModule &module, int64_t seqlen, const Config &config);
 
+/// conv_copy_rows_<dtype>(src, dst): dst (batch, channels, Ld) = src
+/// (batch, channels, Ls) on [0, min(Ls, Ld)), zeros beyond Ls; grid
+/// (ceil(Ld / 1024), channels, batch). The GPU path pads u and the gates to
+/// paddedLength with it and crops y back.
+void buildCopyRows(dsl::KernelModule &module, dsl::DType dtype);
+
 /// The elementwise kernels of the cuFFT baseline (the convolution as a
 /// PyTorch user writes it: cast to f32, rfft of the zero-padded input,
 /// product with the precomputed spectrum, irfft, cast back), one program

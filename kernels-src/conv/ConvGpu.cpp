@@ -4,12 +4,28 @@
 
 namespace tessera::conv {
 
-size_t workspaceBytes(const Shape &s) {
-  Plan p = plan(s.seqlen);
-  // The multi-pass work buffers, pass 1 -> 2 and pass 2 -> 3: (batch,
-  // channels, 2, outer, inner) each, in the element type (bf16 and f16 are
-  // both two bytes).
+namespace {
+/// Bytes of the multi-pass work buffers, pass 1 -> 2 and pass 2 -> 3:
+/// (batch, channels, 2, outer, inner) each, in the element type (bf16 and
+/// f16 are both two bytes).
+size_t workBufferBytes(const Shape &s, const Plan &p) {
   return p.fused ? 0 : 2 * size_t(s.batch * s.channels * 2 * p.M) * 2;
+}
+
+/// Bytes of one zero-padded copy (batch, channels, paddedLength), rounded
+/// up to 16 so that the next one stays aligned; 0 when none is needed.
+size_t paddedCopyBytes(const Shape &s, const Plan &p) {
+  const int64_t Lp = paddedLength(p, s.seqlen);
+  if (Lp == s.seqlen)
+    return 0;
+  return (size_t(s.batch * s.channels * Lp) * 2 + 15) / 16 * 16;
+}
+} // namespace
+
+size_t workspaceBytes(const Shape &s) {
+  const Plan p = plan(s.seqlen);
+  // The work buffers, then padded copies of u, pre, post and y.
+  return workBufferBytes(s, p) + 4 * paddedCopyBytes(s, p);
 }
 
 rt::Status prepare(rt::Runtime &runtime, const Shape &s, const DeviceTensor &k,
@@ -45,13 +61,6 @@ std::string validate(const Shape &s, ElementType dtype, Gates g,
     return "channels and batch must be at most 65535 (grid), got " +
            std::to_string(s.channels) + " and " + std::to_string(s.batch);
   const Plan p = plan(s.seqlen);
-  if (p.fused && s.seqlen % 2 != 0)
-    return "odd seqlen (" + std::to_string(s.seqlen) +
-           ") is not supported on the GPU: the kernel reads pairs of "
-           "samples; pad to an even length";
-  if (!p.fused && s.seqlen != p.M)
-    return "seqlen above 16384 must be a power of two on the GPU, got " +
-           std::to_string(s.seqlen);
   const int64_t B = s.batch, H = s.channels, L = s.seqlen;
   std::string err;
   auto check = [&](const char *n, const DeviceTensor &t, bool want,
@@ -71,10 +80,12 @@ std::string validate(const Shape &s, ElementType dtype, Gates g,
     err = "spectrum must be row-major";
   if (!err.empty())
     return err;
-  if (!p.fused) {
-    if (!a.workspace || a.workspaceSize < workspaceBytes(s))
-      return "this length runs in three passes and needs a workspace of " +
-             std::to_string(workspaceBytes(s)) + " bytes";
+  if (const size_t need = workspaceBytes(s)) {
+    if (!a.workspace || a.workspaceSize < need)
+      return std::string("this length runs ") +
+             (p.fused ? "" : "in three passes ") +
+             (paddedLength(p, L) != L ? "on zero-padded copies " : "") +
+             "and needs a workspace of " + std::to_string(need) + " bytes";
     if (a.workspace % 16 != 0)
       return "the workspace must be 16-byte aligned";
   }
@@ -91,22 +102,32 @@ std::string buildCommand(int64_t seqlen, ElementType dtype, Gates g) {
          " | tile-compile - -o K.ptx --info K.json";
 }
 
-rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
-                    const Shape &s, ElementType dtype, Gates g,
-                    const ConvArgs &a) {
-  if (std::string err = validate(s, dtype, g, a); !err.empty())
-    return rt::Status::error("conv: " + err);
-  const Plan p = plan(s.seqlen);
-  const int64_t B = s.batch, H = s.channels, L = s.seqlen, M = p.M;
+namespace {
+/// Launches kernel `name` of the library, or says how to build it.
+rt::Status launchFromLibrary(rt::Runtime &runtime,
+                             const rt::KernelLibrary &library,
+                             const std::string &name,
+                             const std::string &buildWith,
+                             const std::vector<rt::Arg> &args,
+                             std::array<int64_t, 3> grid) {
+  const std::string *ptx = nullptr;
+  const rt::KernelInfo *info = nullptr;
+  if (rt::Status st = library.find(name, ptx, info); !st)
+    return rt::Status::error("conv: " + st.message +
+                             "; build it with: " + buildWith);
+  return runtime.launch(*ptx, *info, grid, args, /*sync=*/false);
+}
+
+/// The plan's kernels on tensors `a` of `len` (paddedLength) samples.
+rt::Status runPlan(rt::Runtime &runtime, const rt::KernelLibrary &library,
+                   const Plan &p, const Shape &s, int64_t len,
+                   ElementType dtype, Gates g, const ConvArgs &a) {
+  const int64_t B = s.batch, H = s.channels, L = len, M = p.M;
   auto launch = [&](const char *kernel, const std::vector<rt::Arg> &args,
                     std::array<int64_t, 3> grid) {
-    const std::string name = kernelName(kernel, p, dtype, g.pre, g.post);
-    const std::string *ptx = nullptr;
-    const rt::KernelInfo *info = nullptr;
-    if (rt::Status st = library.find(name, ptx, info); !st)
-      return rt::Status::error("conv: " + st.message +
-                               "; build it with: " + buildCommand(L, dtype, g));
-    return runtime.launch(*ptx, *info, grid, args, /*sync=*/false);
+    return launchFromLibrary(runtime, library,
+                             kernelName(kernel, p, dtype, g.pre, g.post),
+                             buildCommand(s.seqlen, dtype, g), args, grid);
   };
   // A (batch, channels, seqlen) tensor over `shape` with its batch and
   // channel strides and the sequence split as `inner` strides.
@@ -163,6 +184,53 @@ rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
     a3.push_back(grid(a.post));
   a3.push_back(grid(a.y));
   return launch("conv_outer_inv", a3, {Mi / W, H, B});
+}
+
+} // namespace
+
+rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
+                    const Shape &s, ElementType dtype, Gates g,
+                    const ConvArgs &a) {
+  if (std::string err = validate(s, dtype, g, a); !err.empty())
+    return rt::Status::error("conv: " + err);
+  const Plan p = plan(s.seqlen);
+  const int64_t B = s.batch, H = s.channels, L = s.seqlen;
+  const int64_t Lp = paddedLength(p, L);
+  if (Lp == L)
+    return runPlan(runtime, library, p, s, L, dtype, g, a);
+  // Zero-padded copies of u and the gates in the workspace, after the work
+  // buffers; the plan writes a padded y there, cropped back into y.
+  const std::string copyKernel = std::string("conv_copy_rows_") + name(dtype);
+  auto copy = [&](const DeviceTensor &src, const DeviceTensor &dst) {
+    return launchFromLibrary(
+        runtime, library, copyKernel,
+        "tessera print conv-copy --dtype " + std::string(name(dtype)) +
+            " | tile-compile - -o K.ptx --info K.json",
+        {src.view(), dst.view()}, {(dst.shape[2] + 1023) / 1024, H, B});
+  };
+  const size_t bytes = paddedCopyBytes(s, p);
+  const rt::DevicePtr first = a.workspace + workBufferBytes(s, p);
+  auto padded = [&](int slot) {
+    return DeviceTensor{first + rt::DevicePtr(slot * bytes), {B, H, Lp}, {}};
+  };
+  ConvArgs run = a;
+  run.u = padded(0);
+  if (rt::Status st = copy(a.u, run.u); !st)
+    return st;
+  if (g.pre) {
+    run.pre = padded(1);
+    if (rt::Status st = copy(a.pre, run.pre); !st)
+      return st;
+  }
+  if (g.post) {
+    run.post = padded(2);
+    if (rt::Status st = copy(a.post, run.post); !st)
+      return st;
+  }
+  run.y = padded(3);
+  if (rt::Status st = runPlan(runtime, library, p, s, Lp, dtype, g, run); !st)
+    return st;
+  return copy(run.y, a.y);
 }
 
 } // namespace tessera::conv

@@ -26,20 +26,23 @@ struct Gates {
 };
 
 /// One call: u, pre, post, y (batch, channels, seqlen) in the element type,
-/// the spectrum (channels, 4, fftSize(seqlen)) f32 from `prepare`, and for
-/// power-of-two lengths from 16384 (three passes) a workspace of
-/// workspaceBytes(shape)
-/// bytes, 16-byte aligned. Only the batch and channel strides of u, the
-/// gates and y may differ from row-major: each sequence is contiguous.
+/// the spectrum (channels, 4, fftSize(seqlen)) f32 from `prepare`, and,
+/// where workspaceBytes(shape) is not 0 (three passes from 16384, lengths
+/// run on padded copies), a workspace of that many bytes, 16-byte aligned. Only
+/// the batch and channel strides of u, the gates and y may differ from
+/// row-major: each sequence is contiguous.
 struct ConvArgs {
   DeviceTensor u, spectrum, pre, post, y;
   rt::DevicePtr workspace = 0;
   size_t workspaceSize = 0;
 };
 
-/// Device workspace convolve needs: 0 when one kernel does it all; for three
-/// passes two work buffers of (batch, channels, 2, fftSize(seqlen))
-/// two-byte elements (the inner pass reads one and writes the other).
+/// Device workspace convolve needs: 0 when one kernel does it all on the
+/// tensors as given; for three passes two work buffers of (batch, channels,
+/// 2, fftSize(seqlen)) two-byte elements (the inner pass reads one and
+/// writes the other); for a length the kernels do not take as it is (odd,
+/// or above 16384 and not a power of two), four zero-padded copies (u, pre,
+/// post, y) of paddedLength samples after them.
 size_t workspaceBytes(const Shape &shape);
 
 /// The kernel's spectrum: k (channels, seqlen) f32 on the device is copied
@@ -49,9 +52,9 @@ rt::Status prepare(rt::Runtime &runtime, const Shape &shape,
                    const DeviceTensor &k, const DeviceTensor &spectrum);
 
 /// Checks a call without touching the GPU; "" or the first problem.
-/// Lengths: 2..65536; even up to 16384 (one kernel over pairs of samples,
-/// but 16384 itself runs in three passes), powers of two above (three
-/// passes).
+/// Lengths: 2..65536. One kernel up to 16384 (16384 itself runs in three
+/// passes), three passes above; odd lengths, and lengths above 16384 that
+/// are not powers of two, run on zero-padded copies (conv_copy_rows).
 std::string validate(const Shape &shape, ElementType dtype, Gates gates,
                      const ConvArgs &args);
 

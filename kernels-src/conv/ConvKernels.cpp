@@ -567,6 +567,19 @@ std::string shapeStr(const std::vector<int64_t> &s) {
 
 } // namespace
 
+void buildCopyRows(KernelModule &m, DType dtype) {
+  const int64_t T = 1024;
+  m.kernel("conv_copy_rows_" + std::string(name(dtype)),
+           {view("src", dtype, 3), view("dst", dtype, 3)},
+           [&](KernelArgs &args) {
+             Scalar j = program_id(0), h = program_id(1), b = program_id(2);
+             // Past the end of src the masked load reads zeros (padding);
+             // past the end of dst the store writes nothing (cropping).
+             store(args["dst"], {b, h, j},
+                   load(args["src"], {b, h, j}, {1, 1, T}, {.padding = 0.0}));
+           });
+}
+
 void buildTorchBaseline(KernelModule &m, DType dtype, bool preGate,
                         bool postGate) {
   const int64_t T = 1024;
@@ -665,10 +678,8 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     if (!err.empty())
       return interp::Status::error("conv: " + err);
 
-  // Kernels are viewed over (seqlen / 2, 2) pairs of a power-of-two length
-  // on the multi-pass path and an even one on the fused path: other lengths
-  // run on zero-padded copies.
-  const int64_t Lp = p.fused ? L + (L % 2) : M;
+  // Lengths the kernels do not view as they are run on zero-padded copies.
+  const int64_t Lp = paddedLength(p, L);
   std::unique_ptr<interp::Buffer> padded[4];
   interp::Buffer *u = bufs.u, *pre = bufs.pre, *post = bufs.post, *y = bufs.y;
   if (Lp != L) {

@@ -142,6 +142,10 @@ int64_t columnBlock(const Plan &p) {
   return std::min<int64_t>(128, p.M / p.outer);
 }
 
+int64_t paddedLength(const Plan &p, int64_t seqlen) {
+  return p.fused ? seqlen + seqlen % 2 : p.M;
+}
+
 const char *name(ElementType type) {
   return type == ElementType::bf16 ? "bf16" : "f16";
 }

@@ -128,6 +128,12 @@ std::array<int64_t, 3> innerGrid(const Plan &plan, int64_t batch,
 /// Columns of the inner FFT each program of the outer passes takes.
 int64_t columnBlock(const Plan &p);
 
+/// The length the plan's kernels run at: they view sequences as (seqlen /
+/// 2) pairs of samples, of an even length on the fused path and of exactly
+/// M on the multi-pass one. Other lengths run on zero-padded copies (the
+/// causal convolution's first seqlen outputs do not change).
+int64_t paddedLength(const Plan &p, int64_t seqlen);
+
 /// Element type of u, the gates and y.
 enum class ElementType { bf16, f16 };
 const char *name(ElementType type);

@@ -128,6 +128,13 @@ if [ -x "$here/tessera-conv-bench" ] && [ -z "${SKIP_CONV:-}" ]; then
   for len in 4096 16384 65536; do
     conv "check-$len-b20" --batch 20 --channels 2 --seqlen "$len" --rows 4 --no-time
   done
+  # Lengths that run on zero-padded copies (conv::paddedLength): odd on the
+  # fused path, not a power of two above 16384 (three passes of M).
+  for len in 1001 16383 20000 40000; do
+    for g in none pre,post; do
+      conv "check-$len-${g/,/}" --batch 2 --channels 3 --seqlen "$len" --gates "$g" --rows 3 --no-time
+    done
+  done
   for len in 1024 65536; do
     for in in constant impulse; do
       conv "check-$len-$in" --batch 1 --channels 3 --seqlen "$len" --input "$in" --no-time

@@ -51,7 +51,7 @@ conv::ConvArgs goodArgs(const conv::Shape &s, conv::Gates g,
 }
 
 TEST(ConvValidate, AcceptsWellFormedCalls) {
-  for (int64_t L : {256, 1000, 16384, 65536})
+  for (int64_t L : {256, 1000, 1001, 16384, 40000, 65536})
     for (bool gated : {false, true}) {
       conv::Shape s{2, 3, L};
       conv::Gates g{gated, gated};
@@ -70,9 +70,21 @@ TEST(ConvValidate, RejectsBadCalls) {
     EXPECT_CONTAINS(conv::validate(s, conv::ElementType::f16, none, a), needle);
   };
   auto keep = [](conv::ConvArgs &) {};
-  check({1, 1, 1001}, keep, "odd seqlen (1001) is not supported on the GPU");
-  check({1, 1, 40000}, keep,
-        "seqlen above 16384 must be a power of two on the GPU, got 40000");
+  // Lengths the kernels do not take as they are run on zero-padded copies
+  // of u, pre, post and y in the workspace: 1001 -> 1002 samples (2004
+  // bytes, 2016 with alignment, four of them); 40000 -> 65536 after the
+  // three passes' two work buffers (2 x 2 x 65536 x 2 bytes).
+  check(
+      {1, 1, 1001}, [](conv::ConvArgs &a) { a.workspace = 0; },
+      "this length runs on zero-padded copies and needs a workspace of 8064 "
+      "bytes");
+  check(
+      {1, 1, 40000}, [](conv::ConvArgs &a) { a.workspace = 0; },
+      "this length runs in three passes on zero-padded copies and needs a "
+      "workspace of 1048576 bytes");
+  check(
+      {1, 1, 1001}, [](conv::ConvArgs &a) { a.workspace += 8; },
+      "the workspace must be 16-byte aligned");
   check({1, 1, 131072}, keep, "seqlen must be in [2, 65536], got 131072");
   check({0, 1, 256}, keep, "batch and channels must be >= 1");
   check({1, 70000, 256}, keep, "at most 65535");
@@ -107,10 +119,14 @@ TEST(ConvValidate, RejectsBadCalls) {
 /// The fake driver, and a library of the plan's kernels compiled here.
 class ConvFakeDriverTest : public unit::FakeDriverTest {
 protected:
-  /// A library folder holding the plan's kernels for `seqlen`.
-  rt::KernelLibrary libraryFor(int64_t seqlen, const std::string &folder) {
+  /// A library folder holding the plan's kernels for `seqlen` (bf16, no
+  /// gates) and, with `copies`, the padding and cropping copies.
+  rt::KernelLibrary libraryFor(int64_t seqlen, const std::string &folder,
+                               bool copies = true) {
     dsl::KernelModule module;
     conv::build(module, seqlen, conv::Config{dsl::bf16, false, false, false});
+    if (copies)
+      conv::buildCopyRows(module, dsl::bf16);
     std::string error;
     auto compiled = lowering::compileToPtx(module.module(),
                                            lowering::CompileOptions{}, &error);
@@ -200,6 +216,41 @@ TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
   EXPECT_FALSE(st.ok);
   EXPECT_CONTAINS(st.message, "needs a workspace");
   EXPECT_EQ(get("launches"), 5);
+}
+
+TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
+  // An odd length runs the plan of its M on an even copy: the copy of u,
+  // the fused kernel, then y cropped back (grid: 1024 samples a program).
+  conv::Shape s{3, 5, 1001};
+  rt::KernelLibrary fused = libraryFor(1024, "tessera-conv-pad-fused");
+  rt::Status st = conv::convolve(*runtime, fused, s, conv::ElementType::bf16,
+                                 {}, goodArgs(s, {}));
+  ASSERT_TRUE(st.ok) << st.message;
+  EXPECT_EQ(get("launches"), 3);
+  EXPECT_EQ(get("grid_x"), 1);
+  EXPECT_EQ(get("grid_y"), 5);
+  EXPECT_EQ(get("grid_z"), 3);
+
+  // Above 16384 a length that is not a power of two runs the three passes
+  // of M on copies of length M.
+  s.seqlen = 20000;
+  rt::KernelLibrary passes = libraryFor(32768, "tessera-conv-pad-passes");
+  st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16, {},
+                      goodArgs(s, {}));
+  ASSERT_TRUE(st.ok) << st.message;
+  EXPECT_EQ(get("launches"), 3 + 5);
+  EXPECT_EQ(get("grid_x"), 20); // ceil(20000 / 1024)
+
+  // Without the copies in the library: how to build them, nothing launched.
+  rt::KernelLibrary bare =
+      libraryFor(1024, "tessera-conv-pad-bare", /*copies=*/false);
+  s.seqlen = 1001;
+  st = conv::convolve(*runtime, bare, s, conv::ElementType::bf16, {},
+                      goodArgs(s, {}));
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "conv_copy_rows_bf16");
+  EXPECT_CONTAINS(st.message, "tessera print conv-copy --dtype bf16");
+  EXPECT_EQ(get("launches"), 8);
 }
 
 } // namespace

@@ -709,6 +709,12 @@ std::vector<ConvCase> randomCases() {
   // 1024 = 64 x 16). One case (CI time).
   cases.push_back(
       {shapeOf(1, 1, 32768), configOf(dsl::f16, true, true), Input::Random});
+  // Lengths run on zero-padded copies: odd on the fused M = 16384 kernel,
+  // and above 16384 not a power of two (three passes of M = 32768).
+  cases.push_back(
+      {shapeOf(1, 1, 16383), configOf(dsl::bf16, true, true), Input::Random});
+  cases.push_back(
+      {shapeOf(1, 1, 20000), configOf(dsl::f16, true, false), Input::Random});
   // The longest length, as shipped: outer 16, row-column inner 4096 = 64 x
   // 64 (the outer passes' column block of 128 is a whole block here too).
   cases.push_back(

@@ -53,6 +53,10 @@ int usage() {
          "[--options ...]  (tile-compile flags of the SSD library)\n"
          "       tessera print conv [--dtype T] [--seqlen L] [--gates "
          "none|pre|post|pre,post]\n"
+         "       tessera print conv-baseline [--dtype T] [--gates ...] "
+         "(the cuFFT baseline's elementwise kernels)\n"
+         "       tessera print conv-copy [--dtype T] (padding and cropping "
+         "copies)\n"
          "       tessera print gemm|softmax|ssd|conv|conv-multipass "
          "[--dtype T]\n"
          "       tessera demo [--seed N]\n";
@@ -502,6 +506,10 @@ int main(int argc, char **argv) {
                     gemm::Config{dtype, dsl::f32, tile[0], tile[1], tile[2]});
       else if (kernel == "softmax")
         softmax::build(module, softmax::Config{dtype, 4, 128});
+      else if (kernel == "conv-copy")
+        // Zero-padding and cropping copies of the GPU path (lengths the
+        // kernels do not take as they are).
+        conv::buildCopyRows(module, dtype);
       else if (kernel == "conv-baseline") {
         // The cuFFT baseline's elementwise kernels (conv::buildTorchBaseline).
         std::string gates = gateSet.empty() ? "none" : gateSet;
