@@ -219,27 +219,46 @@ TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
 }
 
 TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
+  auto param = reinterpret_cast<unsigned long long (*)(int)>(
+      dlsym(handle, "fake_cuda_param"));
+  ASSERT_NE(param, nullptr);
+  // The last launch crops y: conv_copy_rows(src, dst), each view a pointer,
+  // 3 sizes and 3 strides. Its source is the fourth padded copy, after the
+  // work buffers, of `padded` samples; its destination is y itself.
+  auto expectCrop = [&](const conv::ConvArgs &a, size_t workBytes,
+                        size_t copyBytes, int64_t padded, int64_t L) {
+    EXPECT_EQ(param(0), a.workspace + workBytes + 3 * copyBytes);
+    EXPECT_EQ(param(3), padded);
+    EXPECT_EQ(param(7), a.y.ptr);
+    EXPECT_EQ(param(10), L);
+  };
   // An odd length runs the plan of its M on an even copy: the copy of u,
   // the fused kernel, then y cropped back (grid: 1024 samples a program).
   conv::Shape s{3, 5, 1001};
   rt::KernelLibrary fused = libraryFor(1024, "tessera-conv-pad-fused");
-  rt::Status st = conv::convolve(*runtime, fused, s, conv::ElementType::bf16,
-                                 {}, goodArgs(s, {}));
+  conv::ConvArgs args = goodArgs(s, {});
+  rt::Status st =
+      conv::convolve(*runtime, fused, s, conv::ElementType::bf16, {}, args);
   ASSERT_TRUE(st.ok) << st.message;
   EXPECT_EQ(get("launches"), 3);
   EXPECT_EQ(get("grid_x"), 1);
   EXPECT_EQ(get("grid_y"), 5);
   EXPECT_EQ(get("grid_z"), 3);
+  // 3 x 5 x 1002 two-byte samples, rounded up to 16 bytes.
+  expectCrop(args, 0, 30064, 1002, 1001);
 
   // Above 16384 a length that is not a power of two runs the three passes
   // of M on copies of length M.
   s.seqlen = 20000;
   rt::KernelLibrary passes = libraryFor(32768, "tessera-conv-pad-passes");
-  st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16, {},
-                      goodArgs(s, {}));
+  args = goodArgs(s, {});
+  st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16, {}, args);
   ASSERT_TRUE(st.ok) << st.message;
   EXPECT_EQ(get("launches"), 3 + 5);
   EXPECT_EQ(get("grid_x"), 20); // ceil(20000 / 1024)
+  // After two work buffers of 3 x 5 x 2 x 32768 two-byte elements.
+  expectCrop(args, 2 * 3 * 5 * 2 * 32768 * 2, 3 * 5 * 32768 * 2, 32768,
+             20000);
 
   // Without the copies in the library: how to build them, nothing launched.
   rt::KernelLibrary bare =

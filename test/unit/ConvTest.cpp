@@ -29,6 +29,7 @@
 #include <iostream>
 #include <memory>
 #include <numbers>
+#include <random>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -896,6 +897,52 @@ TEST(ConvInterpreterErrors, SpectrumOfWrongSize) {
   conv::Buffers b = p.buffers();
   b.spectrum = &halfSpectrum;
   expectRejected(kSmall, config, b, "spectrum");
+}
+
+// conv_copy_rows pads (zeros past the source) and crops (nothing written
+// past the destination), through views with the source's own batch and
+// channel strides: what the GPU path runs around lengths it pads.
+TEST(ConvCopyRows, PadsAndCrops) {
+  dsl::KernelModule module;
+  conv::buildCopyRows(module, dsl::bf16);
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> uni(-1, 1);
+  // Source rows of 1001 in a wider buffer (row pitch 1030): pad to 1002.
+  Buffer wide(DType::bf16, {2, 3, 1030});
+  for (int64_t i = 0; i < wide.numElements(); ++i)
+    wide.set(i, uni(rng));
+  Buffer padded(DType::bf16, {2, 3, 1002});
+  padded.poison();
+  interp::ViewArg src{&wide, {2, 3, 1001}, {3 * 1030, 1030, 1}};
+  interp::LaunchConfig launch;
+  launch.grid = {1, 3, 2};
+  interp::Status st = interp::run(module.module(), "conv_copy_rows_bf16",
+                                  {src, interp::ViewArg{&padded}}, launch);
+  ASSERT_TRUE(st.ok) << st.message;
+  for (int64_t r = 0; r < 6; ++r)
+    for (int64_t t = 0; t < 1002; ++t)
+      ASSERT_EQ(padded.get(r * 1002 + t), t < 1001 ? wide.get(r * 1030 + t) : 0.0)
+          << r << " " << t;
+  // Crop rows of 2048 to 2000 (two programs a row): the 48 elements past
+  // each destination row, still in its buffer, stay poisoned.
+  Buffer full(DType::bf16, {2, 3, 2048}), cropped(DType::bf16, {2, 3, 2048});
+  for (int64_t i = 0; i < full.numElements(); ++i)
+    full.set(i, uni(rng));
+  cropped.poison();
+  launch.grid = {2, 3, 2};
+  st = interp::run(module.module(), "conv_copy_rows_bf16",
+                   {interp::ViewArg{&full},
+                    interp::ViewArg{&cropped, {2, 3, 2000}, {3 * 2048, 2048, 1}}},
+                   launch);
+  ASSERT_TRUE(st.ok) << st.message;
+  for (int64_t r = 0; r < 6; ++r)
+    for (int64_t t = 0; t < 2048; ++t) {
+      double v = cropped.get(r * 2048 + t);
+      if (t < 2000)
+        ASSERT_EQ(v, full.get(r * 2048 + t)) << r << " " << t;
+      else
+        ASSERT_TRUE(std::isnan(v)) << r << " " << t;
+    }
 }
 
 TEST(ConvInterpreterErrors, GateBufferMismatch) {
