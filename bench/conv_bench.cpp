@@ -192,7 +192,7 @@ int main(int argc, char **argv) {
   args.pre = dpre;
   args.post = dpost;
   args.y = dy;
-  args.workspaceSize = conv::workspaceBytes(shape);
+  args.workspaceSize = conv::workspaceBytes(shape, gates);
   if (args.workspaceSize)
     args.workspace = alloc(args.workspaceSize);
 

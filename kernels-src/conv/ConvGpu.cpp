@@ -22,10 +22,10 @@ size_t paddedCopyBytes(const Shape &s, const Plan &p) {
 }
 } // namespace
 
-size_t workspaceBytes(const Shape &s) {
+size_t workspaceBytes(const Shape &s, Gates g) {
   const Plan p = plan(s.seqlen);
-  // The work buffers, then padded copies of u, pre, post and y.
-  return workBufferBytes(s, p) + 4 * paddedCopyBytes(s, p);
+  // The work buffers, then padded copies of u, [pre], [post] and y.
+  return workBufferBytes(s, p) + (2 + g.pre + g.post) * paddedCopyBytes(s, p);
 }
 
 rt::Status prepare(rt::Runtime &runtime, const Shape &s, const DeviceTensor &k,
@@ -80,7 +80,7 @@ std::string validate(const Shape &s, ElementType dtype, Gates g,
     err = "spectrum must be row-major";
   if (!err.empty())
     return err;
-  if (const size_t need = workspaceBytes(s)) {
+  if (const size_t need = workspaceBytes(s, g)) {
     if (!a.workspace || a.workspaceSize < need)
       return std::string("this length runs ") +
              (p.fused ? "" : "in three passes ") +
@@ -210,24 +210,25 @@ rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
   };
   const size_t bytes = paddedCopyBytes(s, p);
   const rt::DevicePtr first = a.workspace + workBufferBytes(s, p);
-  auto padded = [&](int slot) {
-    return DeviceTensor{first + rt::DevicePtr(slot * bytes), {B, H, Lp}, {}};
+  int slots = 0; // u, [pre], [post], y in turn
+  auto padded = [&]() {
+    return DeviceTensor{first + rt::DevicePtr(slots++ * bytes), {B, H, Lp}, {}};
   };
   ConvArgs run = a;
-  run.u = padded(0);
+  run.u = padded();
   if (rt::Status st = copy(a.u, run.u); !st)
     return st;
   if (g.pre) {
-    run.pre = padded(1);
+    run.pre = padded();
     if (rt::Status st = copy(a.pre, run.pre); !st)
       return st;
   }
   if (g.post) {
-    run.post = padded(2);
+    run.post = padded();
     if (rt::Status st = copy(a.post, run.post); !st)
       return st;
   }
-  run.y = padded(3);
+  run.y = padded();
   if (rt::Status st = runPlan(runtime, library, p, s, Lp, dtype, g, run); !st)
     return st;
   return copy(run.y, a.y);

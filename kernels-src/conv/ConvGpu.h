@@ -27,10 +27,10 @@ struct Gates {
 
 /// One call: u, pre, post, y (batch, channels, seqlen) in the element type,
 /// the spectrum (channels, 4, fftSize(seqlen)) f32 from `prepare`, and,
-/// where workspaceBytes(shape) is not 0 (three passes from 16384, lengths
-/// run on padded copies), a workspace of that many bytes, 16-byte aligned. Only
-/// the batch and channel strides of u, the gates and y may differ from
-/// row-major: each sequence is contiguous.
+/// where workspaceBytes(shape, gates) is not 0 (three passes from 16384,
+/// lengths run on padded copies), a workspace of that many bytes, 16-byte
+/// aligned. Only the batch and channel strides of u, the gates and y may differ
+/// from row-major: each sequence is contiguous.
 struct ConvArgs {
   DeviceTensor u, spectrum, pre, post, y;
   rt::DevicePtr workspace = 0;
@@ -41,9 +41,10 @@ struct ConvArgs {
 /// tensors as given; for three passes two work buffers of (batch, channels,
 /// 2, fftSize(seqlen)) two-byte elements (the inner pass reads one and
 /// writes the other); for a length the kernels do not take as it is (odd,
-/// or above 16384 and not a power of two), four zero-padded copies (u, pre,
-/// post, y) of paddedLength samples after them.
-size_t workspaceBytes(const Shape &shape);
+/// or above 16384 and not a power of two), zero-padded copies of u, the
+/// gates given and y, of paddedLength samples, after them. Without
+/// `gates`, room for both.
+size_t workspaceBytes(const Shape &shape, Gates gates = {true, true});
 
 /// The kernel's spectrum: k (channels, seqlen) f32 on the device is copied
 /// to the host, transformed in float64 (prepareSpectrum) and written to

@@ -44,7 +44,7 @@ conv::ConvArgs goodArgs(const conv::Shape &s, conv::Gates g,
     a.pre = t({B, H, L});
   if (g.post)
     a.post = t({B, H, L});
-  a.workspaceSize = conv::workspaceBytes(s);
+  a.workspaceSize = conv::workspaceBytes(s, g);
   if (a.workspaceSize)
     a.workspace = next;
   return a;
@@ -71,17 +71,21 @@ TEST(ConvValidate, RejectsBadCalls) {
   };
   auto keep = [](conv::ConvArgs &) {};
   // Lengths the kernels do not take as they are run on zero-padded copies
-  // of u, pre, post and y in the workspace: 1001 -> 1002 samples (2004
-  // bytes, 2016 with alignment, four of them); 40000 -> 65536 after the
-  // three passes' two work buffers (2 x 2 x 65536 x 2 bytes).
+  // of u (and the gates) and y in the workspace: 1001 -> 1002 samples (2004
+  // bytes, 2016 with alignment, two of them without gates); 40000 -> 65536
+  // after the three passes' two work buffers (2 x 2 x 65536 x 2 bytes).
   check(
       {1, 1, 1001}, [](conv::ConvArgs &a) { a.workspace = 0; },
-      "this length runs on zero-padded copies and needs a workspace of 8064 "
+      "this length runs on zero-padded copies and needs a workspace of 4032 "
       "bytes");
   check(
       {1, 1, 40000}, [](conv::ConvArgs &a) { a.workspace = 0; },
       "this length runs in three passes on zero-padded copies and needs a "
-      "workspace of 1048576 bytes");
+      "workspace of 786432 bytes");
+  EXPECT_EQ(conv::workspaceBytes({1, 1, 1001}, {true, true}), 4 * 2016);
+  EXPECT_EQ(conv::workspaceBytes({1, 1, 1001}, {true, false}), 3 * 2016);
+  EXPECT_EQ(conv::workspaceBytes({1, 1, 1001}), 4 * 2016);
+  EXPECT_EQ(conv::workspaceBytes({1, 1, 1024}), 0);
   check(
       {1, 1, 1001}, [](conv::ConvArgs &a) { a.workspace += 8; },
       "the workspace must be 16-byte aligned");
@@ -223,11 +227,12 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
       dlsym(handle, "fake_cuda_param"));
   ASSERT_NE(param, nullptr);
   // The last launch crops y: conv_copy_rows(src, dst), each view a pointer,
-  // 3 sizes and 3 strides. Its source is the fourth padded copy, after the
-  // work buffers, of `padded` samples; its destination is y itself.
+  // 3 sizes and 3 strides. Its source is the padded copy after u's (no
+  // gates), after the work buffers, of `padded` samples; its destination
+  // is y itself.
   auto expectCrop = [&](const conv::ConvArgs &a, size_t workBytes,
                         size_t copyBytes, int64_t padded, int64_t L) {
-    EXPECT_EQ(param(0), a.workspace + workBytes + 3 * copyBytes);
+    EXPECT_EQ(param(0), a.workspace + workBytes + copyBytes);
     EXPECT_EQ(param(3), padded);
     EXPECT_EQ(param(7), a.y.ptr);
     EXPECT_EQ(param(10), L);
