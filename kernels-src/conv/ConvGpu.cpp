@@ -92,14 +92,21 @@ std::string validate(const Shape &s, ElementType dtype, Gates g,
   return "";
 }
 
+namespace {
+/// How to compile the module `tessera print <what>` writes into a library.
+std::string compileCommand(const std::string &what) {
+  return "tessera print " + what + " | tile-compile - -o K.ptx --info K.json";
+}
+} // namespace
+
 std::string buildCommand(int64_t seqlen, ElementType dtype, Gates g) {
   std::string gates = g.pre && g.post ? "pre,post"
                       : g.pre         ? "pre"
                       : g.post        ? "post"
                                       : "none";
-  return "tessera print conv --dtype " + std::string(name(dtype)) +
-         " --seqlen " + std::to_string(seqlen) + " --gates " + gates +
-         " | tile-compile - -o K.ptx --info K.json";
+  return compileCommand("conv --dtype " + std::string(name(dtype)) +
+                        " --seqlen " + std::to_string(seqlen) + " --gates " +
+                        gates);
 }
 
 namespace {
@@ -204,8 +211,7 @@ rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
   auto copy = [&](const DeviceTensor &src, const DeviceTensor &dst) {
     return launchFromLibrary(
         runtime, library, copyKernel,
-        "tessera print conv-copy --dtype " + std::string(name(dtype)) +
-            " | tile-compile - -o K.ptx --info K.json",
+        compileCommand("conv-copy --dtype " + std::string(name(dtype))),
         {src.view(), dst.view()}, {(dst.shape[2] + 1023) / 1024, H, B});
   };
   const size_t bytes = paddedCopyBytes(s, p);
