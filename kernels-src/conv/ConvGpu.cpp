@@ -160,10 +160,10 @@ rt::Status runPlan(rt::Runtime &runtime, const rt::KernelLibrary &library,
     args.push_back(pairs(a.y));
     return launch("conv_fused", args, fusedGrid(p, B, H));
   }
-  const int64_t Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
-  // (batch, channels, outer / 2, inner, 2): z[n_o * inner + n_i].
+  const int64_t Mo = p.outer, Mi = M / Mo;
+  const ViewShape ov = outerSequenceView(p, B, H);
   auto grid = [&](const DeviceTensor &t) {
-    return over(t, {B, H, Mo / 2, Mi, 2}, {2 * Mi, 2, 1});
+    return over(t, ov.sizes, {ov.strides[2], 1});
   };
   // Two buffers: the inner pass reads one and writes the other.
   const rt::DevicePtr inverseBuffer =
@@ -176,7 +176,7 @@ rt::Status runPlan(rt::Runtime &runtime, const rt::KernelLibrary &library,
   if (g.pre)
     a1.push_back(grid(a.pre));
   a1.push_back(work);
-  if (rt::Status st = launch("conv_outer_fwd", a1, {Mi / W, H, B}); !st)
+  if (rt::Status st = launch("conv_outer_fwd", a1, outerGrid(p, B, H)); !st)
     return st;
   const ViewShape sv = innerSpectrumView(p, H), wv = innerWorkView(p, B, H);
   rt::Arg spectrum = rt::ViewArg{a.spectrum.ptr, sv.sizes, sv.strides};
@@ -190,7 +190,7 @@ rt::Status runPlan(rt::Runtime &runtime, const rt::KernelLibrary &library,
   if (g.post)
     a3.push_back(grid(a.post));
   a3.push_back(grid(a.y));
-  return launch("conv_outer_inv", a3, {Mi / W, H, B});
+  return launch("conv_outer_inv", a3, outerGrid(p, B, H));
 }
 
 } // namespace

@@ -440,36 +440,76 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
   storeRow(r2, w2);
 }
 
+/// The real Mo x Mo matrices of the outer passes, which hold a block of
+/// complex columns as one real tile [re; im] of Mo / 2 rows each: the outer
+/// FFT's input is half zero padding (only its first Mo / 2 rows are
+/// nonzero) and only the first Mo / 2 rows of the inverse's output are
+/// kept, so both fit one Tensor Core K (or M) of Mo.
+/// - Forward (F = F_Mo / Mo on its first Mo / 2 columns), S = [zr; zi]:
+///   X.re = first S = [Re F | -Im F] S, X.im = second S = [Im F | Re F] S.
+/// - Inverse (F' = conj(F_Mo) on its first Mo / 2 rows, unscaled):
+///   [yr; yi] = first Xr + second Xi, first = [Re F'; Im F'],
+///   second = [-Im F'; Re F'].
+std::pair<Tile, Tile> outerMatrices(int64_t Mo, bool inverse, DType dtype) {
+  const int64_t half = Mo / 2;
+  std::vector<double> first(Mo * Mo), second(Mo * Mo);
+  auto angle = [&](int64_t j, int64_t n) {
+    return (inverse ? 2.0 : -2.0) * M_PI * double((j * n) % Mo) / double(Mo);
+  };
+  const double scale = inverse ? 1.0 : 1.0 / double(Mo);
+  for (int64_t r = 0; r < Mo; ++r)
+    for (int64_t c = 0; c < Mo; ++c) {
+      const bool low = inverse ? r < half : c < half;
+      const double a = inverse ? angle(r % half, c) : angle(r, c % half);
+      const double re = std::cos(a) * scale, im = std::sin(a) * scale;
+      first[r * Mo + c] = inverse ? (low ? re : im) : (low ? re : -im);
+      second[r * Mo + c] = inverse ? (low ? -im : re) : (low ? im : re);
+    }
+  return {constant({Mo, Mo}, dtype, first), constant({Mo, Mo}, dtype, second)};
+}
+
 void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   const int64_t M = p.M, Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
-  const int64_t sizes[] = {1, 1, Mo, W, 1};
-  const dsl::Shape blockTile(std::begin(sizes), std::end(sizes));
+  const int64_t half = Mo / 2;
 
   // The work buffer between the passes is in the element type: each pass
   // rounds what it reads to that type for the Tensor Core anyway, and the
   // passes are memory bound.
 
+  // The outer passes view u, the gates and y as (batch, channels, outer /
+  // 2, 2 inner) (outerSequenceView): row n_o holds the (re, im) pairs of
+  // z[n_o inner + n_i]. A program takes a block of W columns of one batch
+  // row (outerGrid).
+  // The (half, 2 W) block of pairs at column block col, as f32.
+  auto loadPairs = [&](const View &v, const Scalar &b, const Scalar &h,
+                       const Scalar &col) {
+    return cast(
+        reshape(load(v, {b, h, 0, col}, {1, 1, half, 2 * W}), {half, 2 * W}),
+        f32);
+  };
+
   // Pass 1: the outer FFT over columns n_i of z viewed as (outer, inner),
-  // then the twiddle exp(-2 pi i k_o n_i / M). u is viewed as
-  // (batch, channels, outer / 2, inner, 2); rows past outer / 2 are zero.
-  std::vector<Param> p1 = {view("u", c.dtype, 5)};
+  // then the twiddle exp(-2 pi i k_o n_i / M), into the work buffer's
+  // (re, im) planes.
+  std::vector<Param> p1 = {view("u", c.dtype, 4)};
   if (c.preGate)
-    p1.push_back(view("pre", c.dtype, 5));
+    p1.push_back(view("pre", c.dtype, 4));
   p1.push_back(view("work", c.dtype, 5));
   m.kernel(variantName("conv_outer_fwd", M, c, p), p1, [&](KernelArgs &args) {
     View u = args["u"], work = args["work"];
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);
-    Complex z = loadComplexRow(u, {b, h, 0, col, 0}, {b, h, 0, col, 1},
-                               blockTile, {Mo, W});
-    if (c.preGate) {
-      Complex g = loadComplexRow(args["pre"], {b, h, 0, col, 0},
-                                 {b, h, 0, col, 1}, blockTile, {Mo, W});
-      z = {cast(z.re, f32) * cast(g.re, f32),
-           cast(z.im, f32) * cast(g.im, f32)};
-    }
-    z = {cast(z.re, f32), cast(z.im, f32)};
-    Complex X = dftTimes(dftMatrix(Mo, false, c.dtype), z, c.dtype);
-    X = X * twiddleMatrix(Mo, W, M, false, col * Scalar(W));
+    const std::pair<Tile, Tile> F = outerMatrices(Mo, false, c.dtype);
+    const Complex tw = twiddleMatrix(Mo, W, M, false, col * Scalar(W));
+    Tile pairs = loadPairs(u, b, h, col);
+    if (c.preGate)
+      pairs = pairs * loadPairs(args["pre"], b, h, col);
+    // [zr; zi]: the pairs' halves stacked along K.
+    Tile stacked =
+        reshape(permute(reshape(cast(pairs, c.dtype), {half, W, 2}), {2, 0, 1}),
+                {Mo, W});
+    Tile zero = zeros({Mo, W}, f32);
+    Complex X =
+        Complex{mma(F.first, stacked, zero), mma(F.second, stacked, zero)} * tw;
     store(work, {b, h, 0, 0, col},
           reshape(cast(X.re, c.dtype), {1, 1, 1, Mo, W}));
     store(work, {b, h, 1, 0, col},
@@ -532,26 +572,33 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     });
   });
 
-  // Pass 3: inverse twiddle and inverse outer FFT over columns; unpack.
+  // Pass 3: inverse twiddle and inverse outer FFT over columns, its first
+  // outer / 2 rows (the rest is the convolution's discarded tail) as
+  // (re, im) pairs.
   std::vector<Param> p3 = {view("work", c.dtype, 5)};
   if (c.postGate)
-    p3.push_back(view("post", c.dtype, 5));
-  p3.push_back(view("y", c.dtype, 5));
+    p3.push_back(view("post", c.dtype, 4));
+  p3.push_back(view("y", c.dtype, 4));
   m.kernel(variantName("conv_outer_inv", M, c, p), p3, [&](KernelArgs &args) {
     View work = args["work"], y = args["y"];
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);
-    Complex X = loadComplexRow(work, {b, h, 0, 0, col}, {b, h, 1, 0, col},
-                               {1, 1, 1, Mo, W}, {Mo, W});
-    X = Complex{cast(X.re, f32), cast(X.im, f32)} *
-        twiddleMatrix(Mo, W, M, true, col * Scalar(W));
-    Complex out = dftTimes(dftMatrix(Mo, true, c.dtype), X, c.dtype);
-    if (c.postGate) {
-      Complex g = loadComplexRow(args["post"], {b, h, 0, col, 0},
-                                 {b, h, 0, col, 1}, blockTile, {Mo, W});
-      out = {out.re * cast(g.re, f32), out.im * cast(g.im, f32)};
-    }
-    store(y, {b, h, 0, col, 0}, reshape(cast(out.re, c.dtype), blockTile));
-    store(y, {b, h, 0, col, 1}, reshape(cast(out.im, c.dtype), blockTile));
+    const std::pair<Tile, Tile> F = outerMatrices(Mo, true, c.dtype);
+    const Complex tw = twiddleMatrix(Mo, W, M, true, col * Scalar(W));
+    auto plane = [&](int64_t which) {
+      return cast(
+          reshape(load(work, {b, h, which, 0, col}, {1, 1, 1, Mo, W}), {Mo, W}),
+          f32);
+    };
+    Complex X = Complex{plane(0), plane(1)} * tw;
+    // [yr; yi], then as (re, im) pairs.
+    Tile stacked = mma(F.second, cast(X.im, c.dtype),
+                       mma(F.first, cast(X.re, c.dtype), zeros({Mo, W}, f32)));
+    Tile pairs = reshape(permute(reshape(stacked, {2, half, W}), {1, 2, 0}),
+                         {half, 2 * W});
+    if (c.postGate)
+      pairs = pairs * loadPairs(args["post"], b, h, col);
+    store(y, {b, h, 0, col},
+          reshape(cast(pairs, c.dtype), {1, 1, half, 2 * W}));
   });
 }
 
@@ -742,10 +789,10 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     args.push_back(pairs(y));
     st = run("conv_fused", args, fusedGrid(p, B, H));
   } else {
-    const int64_t Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
-    // (batch, channels, outer / 2, inner, 2) views: z[n_o * inner + n_i].
+    const int64_t Mo = p.outer, Mi = M / Mo;
+    const ViewShape ov = outerSequenceView(p, B, H);
     auto grid = [&](interp::Buffer *buf) -> KernelArg {
-      return ViewArg{buf, {B, H, Mo / 2, Mi, 2}, {H * M, M, 2 * Mi, 2, 1}, 0};
+      return ViewArg{buf, ov.sizes, ov.strides, 0};
     };
     interp::Buffer work(check::toInterp(cfg.dtype), {B, H, 2, Mo, Mi});
     interp::Buffer inverse(check::toInterp(cfg.dtype), {B, H, 2, Mo, Mi});
@@ -756,7 +803,7 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     if (cfg.preGate)
       a1.push_back(grid(pre));
     a1.push_back(ViewArg{&work});
-    st = run("conv_outer_fwd", a1, {Mi / W, H, B});
+    st = run("conv_outer_fwd", a1, outerGrid(p, B, H));
     if (st) {
       const ViewShape sv = innerSpectrumView(p, H);
       const ViewShape wv = innerWorkView(p, B, H);
@@ -771,7 +818,7 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
       if (cfg.postGate)
         a3.push_back(grid(post));
       a3.push_back(grid(y));
-      st = run("conv_outer_inv", a3, {Mi / W, H, B});
+      st = run("conv_outer_inv", a3, outerGrid(p, B, H));
     }
   }
   if (!st)

@@ -146,6 +146,16 @@ int64_t paddedLength(const Plan &p, int64_t seqlen) {
   return p.fused ? seqlen + seqlen % 2 : p.M;
 }
 
+ViewShape outerSequenceView(const Plan &p, int64_t batch, int64_t channels) {
+  const int64_t M = p.M, Mi = M / p.outer;
+  return {{batch, channels, p.outer / 2, 2 * Mi}, {channels * M, M, 2 * Mi, 1}};
+}
+
+std::array<int64_t, 3> outerGrid(const Plan &p, int64_t batch,
+                                 int64_t channels) {
+  return {p.M / p.outer / columnBlock(p), channels, batch};
+}
+
 const char *name(ElementType type) {
   return type == ElementType::bf16 ? "bf16" : "f16";
 }

@@ -66,7 +66,9 @@ std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
 /// A rowColumn program (and every multi-pass inner program) takes
 /// `rowsPerProgram` batch rows of one channel in turn, so the DFT matrices
 /// and twiddles it builds serve them all: the fused grid is (channels,
-/// ceil(batch / rowsPerProgram)), the inner one innerGrid.
+/// ceil(batch / rowsPerProgram)), the inner one innerGrid. The outer passes
+/// take one batch row a program (outerGrid): 16 rows in turn held 128
+/// registers and were slower (bench/RESULTS.md, session 13).
 ///
 /// `conjugatePartners` (fused rowColumn, M at most 2048): the real-input
 /// packing's conj(Z[-k]) is FFT(conj z)[k], computed from the same first-
@@ -133,6 +135,17 @@ int64_t columnBlock(const Plan &p);
 /// M on the multi-pass one. Other lengths run on zero-padded copies (the
 /// causal convolution's first seqlen outputs do not change).
 int64_t paddedLength(const Plan &p, int64_t seqlen);
+
+/// How the outer passes view u, the gates and y ((batch, channels, M)
+/// sequences): as (batch, channels, outer / 2, 2 inner), row n_o holding the
+/// (re, im) pairs of the packed z[n_o inner + n_i]; z's rows from outer / 2
+/// on are the zero padding.
+ViewShape outerSequenceView(const Plan &plan, int64_t batch, int64_t channels);
+
+/// The outer passes' grid: (inner / columnBlock, channels, batch), a
+/// program a column block of one batch row.
+std::array<int64_t, 3> outerGrid(const Plan &plan, int64_t batch,
+                                 int64_t channels);
 
 /// Element type of u, the gates and y.
 enum class ElementType { bf16, f16 };

@@ -194,9 +194,10 @@ TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
   ASSERT_TRUE(st.ok) << st.message;
   EXPECT_EQ(get("grid_x"), 5);
   EXPECT_EQ(get("grid_y"), 33);
-  s.batch = 3;
+  s.batch = 35;
 
-  // Three passes beyond; the last launch is the inverse outer pass.
+  // Three passes beyond; the last launch is the inverse outer pass, one
+  // program per column block of each batch row and channel.
   s.seqlen = 32768;
   rt::KernelLibrary passes = libraryFor(32768, "tessera-conv-passes");
   const conv::Plan p = conv::plan(32768);
@@ -206,7 +207,7 @@ TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
   EXPECT_EQ(get("launches"), 5);
   EXPECT_EQ(get("grid_x"), p.M / p.outer / conv::columnBlock(p));
   EXPECT_EQ(get("grid_y"), 5);
-  EXPECT_EQ(get("grid_z"), 3);
+  EXPECT_EQ(get("grid_z"), 35);
 
   // A variant the library lacks, and bad arguments: nothing launched.
   st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16,
@@ -262,8 +263,7 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
   EXPECT_EQ(get("launches"), 3 + 5);
   EXPECT_EQ(get("grid_x"), 20); // ceil(20000 / 1024)
   // After two work buffers of 3 x 5 x 2 x 32768 two-byte elements.
-  expectCrop(args, 2 * 3 * 5 * 2 * 32768 * 2, 3 * 5 * 32768 * 2, 32768,
-             20000);
+  expectCrop(args, 2 * 3 * 5 * 2 * 32768 * 2, 3 * 5 * 32768 * 2, 32768, 20000);
 
   // Without the copies in the library: how to build them, nothing launched.
   rt::KernelLibrary bare =

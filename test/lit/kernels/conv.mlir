@@ -46,9 +46,15 @@
 // CSE-NOT:     arith.constant dense<"0x
 
 // The three passes of the long path.
+// The outer passes read (or write) the outer / 2 nonzero rows of (re, im)
+// pairs as one tile of whole rows, and their complex DFT is two real
+// products over the pairs stacked [re; im].
 // MULTI-LABEL: tile.kernel @conv_outer_fwd_bf16_M1024_o16_r16_c64_8_8
-// MULTI:         tile.load %{{.*}} : !tile.view<?x?x?x?x?xbf16> -> tensor<1x1x16x64x1xbf16>
-// MULTI-COUNT-4: tile.mma %{{.*}} : tensor<16x16xbf16>, tensor<16x64xbf16>, tensor<16x64xf32>
+// MULTI-NOT:     scf.for
+// MULTI:         tile.load %{{.*}} : !tile.view<?x?x?x?xbf16> -> tensor<1x1x8x128xbf16>
+// MULTI:         tile.permute %{{.*}} [2, 0, 1] : tensor<8x64x2xbf16> -> tensor<2x8x64xbf16>
+// MULTI-COUNT-2: tile.mma %{{.*}} : tensor<16x16xbf16>, tensor<16x64xbf16>, tensor<16x64xf32>
+// MULTI-NOT:     tile.mma
 // The work buffer between the passes is in the element type.
 // MULTI:         tile.store %{{.*}} : tensor<1x1x1x16x64xbf16> -> !tile.view<?x?x?x?x?xbf16>
 // MULTI-LABEL: tile.kernel @conv_inner_bf16_M1024_o16_r16_c64_8_8
@@ -58,5 +64,8 @@
 // MULTI:         tile.load %{{.*}} : !tile.view<?x?x?x?xf32> -> tensor<1x1x1x64xf32>
 // MULTI:         tile.gather
 // MULTI-LABEL: tile.kernel @conv_outer_inv_bf16_M1024_o16_r16_c64_8_8
-// MULTI-COUNT-4: tile.mma %{{.*}} : tensor<16x16xbf16>, tensor<16x64xbf16>, tensor<16x64xf32>
-// MULTI:         tile.store %{{.*}} : tensor<1x1x16x64x1xbf16> -> !tile.view<?x?x?x?x?xbf16>
+// MULTI-NOT:     scf.for
+// MULTI-COUNT-2: tile.mma %{{.*}} : tensor<16x16xbf16>, tensor<16x64xbf16>, tensor<16x64xf32>
+// MULTI-NOT:     tile.mma
+// MULTI:         tile.permute %{{.*}} [1, 2, 0] : tensor<2x8x64xf32> -> tensor<8x64x2xf32>
+// MULTI:         tile.store %{{.*}} : tensor<1x1x8x128xbf16> -> !tile.view<?x?x?x?xbf16>
