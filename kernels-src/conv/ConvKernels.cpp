@@ -31,6 +31,7 @@
 #include "kernels-src/common/Check.h"
 
 #include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -243,8 +244,8 @@ Complex ifftRowColumn(const Complex &Z, const RowColumnDfts &d, DType dtype) {
 /// M - 1 - k is k1' = m1 - 1 - k1, k2' = m2 - 1 - k2. Both are a row
 /// gather then a column gather (the column index depends on the row only
 /// through the borrow).
-Complex negatedRowColumn(const Complex &Z, int64_t m1, int64_t m2,
-                         const Scalar &shift = Scalar()) {
+Tile negatedRowColumn(const Tile &Z, int64_t m1, int64_t m2,
+                      const Scalar &shift = Scalar()) {
   Tile k1 = reshape(iota(m1), {m1, 1}), k2 = reshape(iota(m2), {1, m2});
   Tile zeroCols = k2 * 0.0;
   Tile borrow = minimum(k1, 1.0) + zeroCols;
@@ -255,7 +256,12 @@ Complex negatedRowColumn(const Complex &Z, int64_t m1, int64_t m2,
   }
   rows = rows % double(m1);
   Tile cols = ((double(2 * m2) - k2) - borrow) % double(m2);
-  return gather(gather(Z, rows, 0), cols, 1);
+  return dsl::gather(dsl::gather(Z, rows, 0), cols, 1);
+}
+Complex negatedRowColumn(const Complex &Z, int64_t m1, int64_t m2,
+                         const Scalar &shift = Scalar()) {
+  return {negatedRowColumn(Z.re, m1, m2, shift),
+          negatedRowColumn(Z.im, m1, m2, shift)};
 }
 
 /// (n - shift - k) mod n for k in [0, n): the index of -k (shifted) in a
@@ -387,14 +393,52 @@ void buildFused(KernelModule &m, const Plan &p, const Config &c) {
   });
 }
 
+/// The two rows of the work buffer a program of the inner pass takes. Row r
+/// holds frequencies r + outer k_i, whose negatives -(r + outer k_i) mod M =
+/// r' + outer ((-k_i - [r != 0]) mod inner) lie in row r' = -r mod outer:
+/// the spectrum product of a row needs its partner's transform. Program
+/// j > 0 takes rows j and outer - j, each the other's partner; program 0
+/// takes rows 0 and outer / 2, each its own (so no row is transformed
+/// twice: outer / 2 programs, not outer / 2 + 1).
+struct RowPair {
+  Scalar r1, r2;
+  /// [r != 0] of each row, i32.
+  Scalar shift1, shift2;
+  /// The rows are their own partners (program 0), i1.
+  Scalar own;
+};
+
+RowPair rowPair(const Scalar &pair, int64_t outer) {
+  RowPair rp;
+  rp.own = pair == Scalar(0);
+  rp.r1 = pair;
+  rp.r2 =
+      Scalar(outer) - pair - cast(cast(rp.own, i32), index) * Scalar(outer / 2);
+  rp.shift1 = cast(rp.r1 != Scalar(0), i32);
+  rp.shift2 = cast(rp.r2 != Scalar(0), i32);
+  return rp;
+}
+
+/// negated(partner) for the row whose own transform is `self`: a branch
+/// uniform over the program rather than a select, which would keep a third
+/// transform live (the 16K inner pass then spilled).
+Complex partnerNegated(const RowPair &rp, const Complex &self,
+                       const Complex &other,
+                       const std::function<Tile(const Tile &)> &negated) {
+  auto plane = [&](const Tile &s, const Tile &o) {
+    return if_else(
+        rp.own, [&] { return negated(s); }, [&] { return negated(o); });
+  };
+  return {plane(self.re, other.re), plane(self.im, other.im)};
+}
+
 /// Pass 2 of the multi-pass path with a row-column inner FFT (Mi = m1 m2):
 /// rows r1 and r2 = -r1 mod outer of the work buffer, each transformed
 /// whole (no zero padding here), the spectrum product in [k1][k2] order
 /// (the spectrum's row r holds frequency r + outer (k1 + m1 k2) at
 /// [k1][k2]: innerSpectrumView), and the inverse.
 void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
-                    const Scalar &b, const Scalar &h, const Scalar &r1,
-                    const Scalar &r2, const Scalar &shift) {
+                    const Scalar &b, const Scalar &h, const RowPair &rp) {
   View work = args["work"], spectrum = args["spectrum"], out = args["out"];
   const int64_t Mi = p.M / p.outer, m1 = p.factors[0], m2 = p.factors[1];
   // Each row read as the m1 x m2 tile of a (.., outer, m1, m2) view: rows
@@ -414,30 +458,33 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
   };
   // Named, so r1's loads come first whatever order the host compiler
   // evaluates arguments in (the IR stays the same across toolchains).
-  const Complex x1 = loadRow(r1), x2 = loadRow(r2);
+  const Complex x1 = loadRow(rp.r1), x2 = loadRow(rp.r2);
   auto [a1, a2] = both(fftRowColumnFirst, x1, x2);
   auto [Z1, Z2] = both(fftRowColumnSecond, a1, a2);
   auto coefficients = [&](const Scalar &r, int64_t which) {
     return reshape(load(spectrum, {h, which, r, 0, 0}, {1, 1, 1, m1, m2}),
                    {m1, m2});
   };
-  auto product = [&](const Scalar &r, const Complex &Z,
-                     const Complex &partner) {
+  auto product = [&](const Scalar &r, const Scalar &shift, const Complex &Z,
+                     const Complex &other) {
     Complex P{coefficients(r, 0), coefficients(r, 1)};
     Complex Q{coefficients(r, 2), coefficients(r, 3)};
-    return P * Z + Q * conj(negatedRowColumn(partner, m1, m2, shift));
+    return P * Z + Q * conj(partnerNegated(rp, Z, other, [&](const Tile &t) {
+                     return negatedRowColumn(t, m1, m2, shift);
+                   }));
   };
-  // Both products first (each needs the other row's transform), then one
-  // inverse and store at a time.
-  Complex Y1 = product(r1, Z1, Z2), Y2 = product(r2, Z2, Z1);
+  // Both products first (each may need the other row's transform), then
+  // one inverse and store at a time.
+  Complex Y1 = product(rp.r1, rp.shift1, Z1, Z2),
+          Y2 = product(rp.r2, rp.shift2, Z2, Z1);
   auto storeRow = [&](const Scalar &r, const Complex &w) {
     store(out, {b, h, 0, r, 0}, reshape(cast(w.re, c.dtype), {1, 1, 1, 1, Mi}));
     store(out, {b, h, 1, r, 0}, reshape(cast(w.im, c.dtype), {1, 1, 1, 1, Mi}));
   };
   auto [e1, e2] = both(ifftRowColumnFirst, Y1, Y2);
   auto [w1, w2] = both(ifftRowColumnSecond, e1, e2);
-  storeRow(r1, w1);
-  storeRow(r2, w2);
+  storeRow(rp.r1, w1);
+  storeRow(rp.r2, w2);
 }
 
 /// The real Mo x Mo matrices of the outer passes, which hold a block of
@@ -527,11 +574,8 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
                            view("out", c.dtype, 5)};
   m.kernel(variantName("conv_inner", M, c, p), p2, [&](KernelArgs &args) {
     View work = args["work"], spectrum = args["spectrum"], out = args["out"];
-    Scalar pair = program_id(0), h = program_id(1);
-    Scalar b0 = program_id(2) * Scalar(p.rowsPerProgram);
-    Scalar r1 = pair, r2 = (Scalar(Mo) - pair) % Scalar(Mo);
-    // -(r + outer k_i) mod M = r' + outer ((-k_i - [r != 0]) mod inner).
-    Scalar shift = cast(r1 != Scalar(0), i32);
+    Scalar h = program_id(1), b0 = program_id(2) * Scalar(p.rowsPerProgram);
+    const RowPair rp = rowPair(program_id(0), Mo);
     // The batch rows of the program one after the other; what does not
     // depend on the row (DFT matrices, twiddles, gather indices) is built
     // once and kept in shared memory by the compiler.
@@ -539,7 +583,7 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     for_range(Scalar(0), rows, [&](Scalar i) {
       Scalar b = b0 + i;
       if (p.rowColumn) {
-        innerRowColumn(args, p, c, b, h, r1, r2, shift);
+        innerRowColumn(args, p, c, b, h, rp);
         return;
       }
       auto loadRow = [&](const Scalar &r) {
@@ -547,28 +591,33 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
                                    {1, 1, 1, 1, Mi}, {Mi});
         return Complex{cast(z.re, f32), cast(z.im, f32)};
       };
-      Complex Z1 = fft(loadRow(r1), p.factors, c.dtype, false);
-      Complex Z2 = fft(loadRow(r2), p.factors, c.dtype, false);
-      Tile idx = negatedIndex(Mi, shift);
+      Complex Z1 = fft(loadRow(rp.r1), p.factors, c.dtype, false);
+      Complex Z2 = fft(loadRow(rp.r2), p.factors, c.dtype, false);
       auto coefficients = [&](const Scalar &r, int64_t which) {
         return reshape(load(spectrum, {h, which, r, 0}, {1, 1, 1, Mi}), {Mi});
       };
-      auto product = [&](const Scalar &r, const Complex &Z,
-                         const Complex &partner) {
+      auto product = [&](const Scalar &r, const Scalar &shift, const Complex &Z,
+                         const Complex &other) {
         Complex P{coefficients(r, 0), coefficients(r, 1)};
         Complex Q{coefficients(r, 2), coefficients(r, 3)};
-        return P * Z + Q * conj(gather(partner, idx, 0));
+        Tile idx = negatedIndex(Mi, shift);
+        return P * Z +
+               Q * conj(partnerNegated(rp, Z, other, [&](const Tile &t) {
+                 return dsl::gather(t, idx, 0);
+               }));
       };
-      Complex W1 = fft(product(r1, Z1, Z2), p.factors, c.dtype, true);
-      Complex W2 = fft(product(r2, Z2, Z1), p.factors, c.dtype, true);
+      Complex W1 =
+          fft(product(rp.r1, rp.shift1, Z1, Z2), p.factors, c.dtype, true);
+      Complex W2 =
+          fft(product(rp.r2, rp.shift2, Z2, Z1), p.factors, c.dtype, true);
       auto storeRow = [&](const Scalar &r, const Complex &w) {
         store(out, {b, h, 0, r, 0},
               reshape(cast(w.re, c.dtype), {1, 1, 1, 1, Mi}));
         store(out, {b, h, 1, r, 0},
               reshape(cast(w.im, c.dtype), {1, 1, 1, 1, Mi}));
       };
-      storeRow(r1, W1);
-      storeRow(r2, W2);
+      storeRow(rp.r1, W1);
+      storeRow(rp.r2, W2);
     });
   });
 

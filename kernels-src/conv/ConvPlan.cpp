@@ -130,7 +130,7 @@ std::array<int64_t, 3> fusedGrid(const Plan &p, int64_t batch,
 
 std::array<int64_t, 3> innerGrid(const Plan &p, int64_t batch,
                                  int64_t channels) {
-  return {p.outer / 2 + 1, channels,
+  return {p.outer / 2, channels,
           (batch + p.rowsPerProgram - 1) / p.rowsPerProgram};
 }
 

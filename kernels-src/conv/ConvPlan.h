@@ -122,8 +122,8 @@ ViewShape innerWorkView(const Plan &plan, int64_t batch, int64_t channels);
 std::array<int64_t, 3> fusedGrid(const Plan &plan, int64_t batch,
                                  int64_t channels);
 
-/// The multi-pass inner kernel's grid: (outer / 2 + 1 row pairs, channels,
-/// ceil(batch / rowsPerProgram)).
+/// The multi-pass inner kernel's grid: (outer / 2 row pairs, channels,
+/// ceil(batch / rowsPerProgram)); pair 0 is rows 0 and outer / 2.
 std::array<int64_t, 3> innerGrid(const Plan &plan, int64_t batch,
                                  int64_t channels);
 

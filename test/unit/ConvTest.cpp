@@ -488,11 +488,11 @@ TEST(ConvPlan, FftSizeAndPaths) {
     } else {
       EXPECT_GT(p.outer, 1);
       EXPECT_EQ(p.outer * product(p.factors), M);
-      // Inner programs: row pairs r, -r mod outer (0 and outer / 2 pair
-      // with themselves), 16 batch rows each.
+      // Inner programs: row pairs r, -r mod outer (0 and outer / 2, each
+      // its own partner, share one), 16 batch rows each.
       EXPECT_EQ(p.rowsPerProgram, 16);
       EXPECT_EQ(conv::innerGrid(p, 33, 5),
-                (std::array<int64_t, 3>{p.outer / 2 + 1, 5, 3}));
+                (std::array<int64_t, 3>{p.outer / 2, 5, 3}));
     }
     conv::Plan forced = conv::plan(L, /*forceMultiPass=*/true);
     EXPECT_EQ(forced.M, M);

@@ -62,7 +62,12 @@
 // MULTI:         scf.for
 // MULTI:         tile.load %{{.*}} : !tile.view<?x?x?x?x?xbf16> -> tensor<1x1x1x1x64xbf16>
 // MULTI:         tile.load %{{.*}} : !tile.view<?x?x?x?xf32> -> tensor<1x1x1x64xf32>
-// MULTI:         tile.gather
+// The partner's negated frequencies: program 0's rows (0 and outer / 2)
+// are their own partners, the others each other's (a uniform branch).
+// MULTI:         scf.if
+// MULTI:           tile.gather
+// MULTI:         } else {
+// MULTI:           tile.gather
 // MULTI-LABEL: tile.kernel @conv_outer_inv_bf16_M1024_o16_r16_c64_8_8
 // MULTI-NOT:     scf.for
 // MULTI-COUNT-2: tile.mma %{{.*}} : tensor<16x16xbf16>, tensor<16x64xbf16>, tensor<16x64xf32>
