@@ -110,6 +110,16 @@ std::string buildCommand(int64_t seqlen, ElementType dtype, Gates g) {
 }
 
 namespace {
+/// Finds kernel `name` in the library, or says how to build it.
+rt::Status findKernel(const rt::KernelLibrary &library, const std::string &name,
+                      const std::string &buildWith, const std::string *&ptx,
+                      const rt::KernelInfo *&info) {
+  if (rt::Status st = library.find(name, ptx, info); !st)
+    return rt::Status::error("conv: " + st.message +
+                             "; build it with: " + buildWith);
+  return rt::Status::success();
+}
+
 /// Launches kernel `name` of the library, or says how to build it.
 rt::Status launchFromLibrary(rt::Runtime &runtime,
                              const rt::KernelLibrary &library,
@@ -119,10 +129,40 @@ rt::Status launchFromLibrary(rt::Runtime &runtime,
                              std::array<int64_t, 3> grid) {
   const std::string *ptx = nullptr;
   const rt::KernelInfo *info = nullptr;
-  if (rt::Status st = library.find(name, ptx, info); !st)
-    return rt::Status::error("conv: " + st.message +
-                             "; build it with: " + buildWith);
+  if (rt::Status st = findKernel(library, name, buildWith, ptx, info); !st)
+    return st;
   return runtime.launch(*ptx, *info, grid, args, /*sync=*/false);
+}
+
+std::string copyKernelName(ElementType dtype) {
+  return std::string("conv_copy_rows_") + name(dtype);
+}
+std::string copyBuildCommand(ElementType dtype) {
+  return compileCommand("conv-copy --dtype " + std::string(name(dtype)));
+}
+
+/// Every kernel a call launches is looked up before the first launch, so
+/// a library that lacks one (a plan kernel, or the padding copies) fails
+/// the call with nothing launched.
+rt::Status findCallKernels(const rt::KernelLibrary &library, const Plan &p,
+                           const Shape &s, ElementType dtype, Gates g) {
+  const std::string *ptx = nullptr;
+  const rt::KernelInfo *info = nullptr;
+  if (paddedLength(p, s.seqlen) != s.seqlen)
+    if (rt::Status st = findKernel(library, copyKernelName(dtype),
+                                   copyBuildCommand(dtype), ptx, info);
+        !st)
+      return st;
+  for (const char *kernel :
+       p.fused ? std::vector<const char *>{"conv_fused"}
+               : std::vector<const char *>{"conv_outer_fwd", "conv_inner",
+                                           "conv_outer_inv"})
+    if (rt::Status st =
+            findKernel(library, kernelName(kernel, p, dtype, g.pre, g.post),
+                       buildCommand(s.seqlen, dtype, g), ptx, info);
+        !st)
+      return st;
+  return rt::Status::success();
 }
 
 /// The plan's kernels on tensors `a` of `len` (paddedLength) samples.
@@ -201,18 +241,18 @@ rt::Status convolve(rt::Runtime &runtime, const rt::KernelLibrary &library,
   if (std::string err = validate(s, dtype, g, a); !err.empty())
     return rt::Status::error("conv: " + err);
   const Plan p = plan(s.seqlen);
+  if (rt::Status st = findCallKernels(library, p, s, dtype, g); !st)
+    return st;
   const int64_t B = s.batch, H = s.channels, L = s.seqlen;
   const int64_t Lp = paddedLength(p, L);
   if (Lp == L)
     return runPlan(runtime, library, p, s, L, dtype, g, a);
   // Zero-padded copies of u and the gates in the workspace, after the work
   // buffers; the plan writes a padded y there, cropped back into y.
-  const std::string copyKernel = std::string("conv_copy_rows_") + name(dtype);
   auto copy = [&](const DeviceTensor &src, const DeviceTensor &dst) {
-    return launchFromLibrary(
-        runtime, library, copyKernel,
-        compileCommand("conv-copy --dtype " + std::string(name(dtype))),
-        {src.view(), dst.view()}, {(dst.shape[2] + 1023) / 1024, H, B});
+    return launchFromLibrary(runtime, library, copyKernelName(dtype),
+                             copyBuildCommand(dtype), {src.view(), dst.view()},
+                             {(dst.shape[2] + 1023) / 1024, H, B});
   };
   const size_t bytes = paddedCopyBytes(s, p);
   const rt::DevicePtr first = a.workspace + workBufferBytes(s, p);

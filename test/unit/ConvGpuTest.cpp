@@ -275,6 +275,16 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
   EXPECT_CONTAINS(st.message, "conv_copy_rows_bf16");
   EXPECT_CONTAINS(st.message, "tessera print conv-copy --dtype bf16");
   EXPECT_EQ(get("launches"), 8);
+
+  // With the copies but not the plan's kernels (the 1K library at 20000):
+  // found missing before the copies launch.
+  s.seqlen = 20000;
+  st = conv::convolve(*runtime, fused, s, conv::ElementType::bf16, {},
+                      goodArgs(s, {}));
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message, "conv_outer_fwd_bf16_M32768");
+  EXPECT_CONTAINS(st.message, "--seqlen 20000 --gates none");
+  EXPECT_EQ(get("launches"), 8);
 }
 
 } // namespace
