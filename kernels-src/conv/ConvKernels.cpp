@@ -20,9 +20,10 @@
 // real-input packing), inverse FFT; a row-column program takes 16 batch
 // rows of its channel in turn. Multi-pass path: M = outer * inner; pass 1
 // transforms columns (the outer factor), pass 2 does the inner FFT, product
-// and inverse inner FFT on pairs of rows (k, -k mod outer), 16 batch rows
-// per program, pass 3 inverts the columns; the work buffer between them is
-// in the element type.
+// and inverse inner FFT on pairs of rows (k, -k mod outer; rows 0 and
+// outer / 2, each its own partner, share a program), 16 batch rows per
+// program, pass 3 inverts the columns; the work buffer between them is in
+// the element type.
 //
 //===----------------------------------------------------------------------===//
 
@@ -433,8 +434,8 @@ Complex partnerNegated(const RowPair &rp, const Complex &self,
 }
 
 /// Pass 2 of the multi-pass path with a row-column inner FFT (Mi = m1 m2):
-/// rows r1 and r2 = -r1 mod outer of the work buffer, each transformed
-/// whole (no zero padding here), the spectrum product in [k1][k2] order
+/// the rows of `rp` (RowPair) of the work buffer, each transformed whole
+/// (no zero padding here), the spectrum product in [k1][k2] order
 /// (the spectrum's row r holds frequency r + outer (k1 + m1 k2) at
 /// [k1][k2]: innerSpectrumView), and the inverse.
 void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
@@ -564,7 +565,9 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   });
 
   // Pass 2: rows r and -r mod outer together (their frequencies are each
-  // other's negatives): inner FFT, spectrum product, inverse inner FFT.
+  // other's negatives; rows 0 and outer / 2 are their own partners and
+  // share program 0: RowPair): inner FFT, spectrum product, inverse inner
+  // FFT.
   // Out of place (`work` to `out`, two buffers): the loads of the next
   // batch rows may then run ahead of this row's stores (tile-pipeline does
   // not prefetch from a view the loop writes). A row-column inner FFT
@@ -650,9 +653,6 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
           reshape(cast(pairs, c.dtype), {1, 1, half, 2 * W}));
   });
 }
-
-/// Splits 2^bits into `count` power-of-two radices as even as possible,
-/// larger first (2^11 = 16 * 16 * 8).
 
 std::string shapeStr(const std::vector<int64_t> &s) {
   std::ostringstream out;

@@ -48,7 +48,10 @@ Plan plan(int64_t seqlen, bool forceMultiPass) {
   // FFT of 1024) measured faster (H200, 16 x 768: 9.0 vs 13.6 ms), but they
   // need the length padded to M: lengths that are not powers of two keep
   // the fused kernel.
-  p.fused = !forceMultiPass && (p.M <= 8192 || (p.M == 16384 && seqlen != p.M));
+  // Three passes need an outer FFT of at least 2 (M >= 4): below, even a
+  // forced plan stays fused.
+  p.fused = (!forceMultiPass || p.M < 4) &&
+            (p.M <= 8192 || (p.M == 16384 && seqlen != p.M));
   if (p.fused) {
     // 16 batch rows per row-column program: the DFT matrices and twiddles
     // serve them all (H200: 1K 0.200 -> 0.170 ms, 2K 0.442 -> 0.310, 4K
@@ -166,8 +169,15 @@ std::string kernelName(const char *kernel, const Plan &p, ElementType dtype,
   s << kernel << "_" << name(dtype) << "_M" << p.M;
   // The outer passes' column block sets their grid: a library built with
   // another block reports a missing kernel instead of leaving columns out.
+  // The three passes' argument views and grids also changed meaning under
+  // the same plan (session 14: the outer passes read (re, im) pair rows,
+  // the inner pass runs outer / 2 programs): `_abi` numbers that contract,
+  // so a library built before a change is refused, not launched with a
+  // grid that leaves a row out.
+  constexpr int kMultiPassAbi = 2;
   if (!p.fused)
-    s << "_o" << p.outer << "_r" << p.rowsPerProgram << "_c" << columnBlock(p);
+    s << "_o" << p.outer << "_r" << p.rowsPerProgram << "_c" << columnBlock(p)
+      << "_abi" << kMultiPassAbi;
   for (int64_t f : p.factors)
     s << "_" << f;
   // Row-column plans are named apart from the permuting plans with the same

@@ -94,7 +94,8 @@ int64_t spectrumIndex(const Plan &plan, int64_t k);
 
 /// The default plan: fused up to M = 8192 and for lengths up to 16384 that
 /// are not powers of two; multi-pass for the powers of two from 16384.
-/// `forceMultiPass` takes the multi-pass path at any size (for tests).
+/// `forceMultiPass` takes the multi-pass path at any size from M = 4 (for
+/// tests; M = 1 and 2 stay fused: no outer FFT of 2 fits).
 Plan plan(int64_t seqlen, bool forceMultiPass = false);
 
 /// Radices of the stages of an FFT of size n (powers of two, at most 32).

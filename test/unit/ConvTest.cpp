@@ -493,6 +493,15 @@ TEST(ConvPlan, FftSizeAndPaths) {
       EXPECT_EQ(p.rowsPerProgram, 16);
       EXPECT_EQ(conv::innerGrid(p, 33, 5),
                 (std::array<int64_t, 3>{p.outer / 2, 5, 3}));
+      // Outer passes: u, the gates and y as outer / 2 rows of (re, im)
+      // pairs, a program one column block of one batch row.
+      const int64_t inner = M / p.outer;
+      const conv::ViewShape ov = conv::outerSequenceView(p, 33, 5);
+      EXPECT_EQ(ov.sizes,
+                (std::vector<int64_t>{33, 5, p.outer / 2, 2 * inner}));
+      EXPECT_EQ(ov.strides, (std::vector<int64_t>{5 * M, M, 2 * inner, 1}));
+      EXPECT_EQ(conv::outerGrid(p, 33, 5),
+                (std::array<int64_t, 3>{inner / conv::columnBlock(p), 5, 33}));
     }
     conv::Plan forced = conv::plan(L, /*forceMultiPass=*/true);
     EXPECT_EQ(forced.M, M);
@@ -501,6 +510,11 @@ TEST(ConvPlan, FftSizeAndPaths) {
     EXPECT_GT(forced.outer, 1);
     EXPECT_EQ(forced.outer * product(forced.factors), M);
   }
+  // Three passes need an outer FFT of at least 2: M = 2 stays fused even
+  // when forced, M = 4 runs outer 2 x inner 2.
+  EXPECT_TRUE(conv::plan(2, /*forceMultiPass=*/true).fused);
+  EXPECT_FALSE(conv::plan(4, /*forceMultiPass=*/true).fused);
+  EXPECT_EQ(conv::plan(4, /*forceMultiPass=*/true).outer, 2);
 }
 
 //===----------------------------------------------------------------------===//
@@ -680,8 +694,9 @@ std::vector<ConvCase> randomCases() {
     for (int64_t L : {512, 2048})
       cases.push_back(
           {shapeOf(2, 3, L), configOf(dtype, true, false), Input::Random});
-    // Multi-pass path forced at sizes the fused one covers.
-    for (int64_t L : {1024, 4096})
+    // Multi-pass path forced at sizes the fused one covers (outer 16 at
+    // 1024 and 4096, 32 at 2048; inner FFTs by radices, not row-column).
+    for (int64_t L : {1024, 2048, 4096})
       for (bool gates : {false, true})
         cases.push_back({shapeOf(2, 3, L),
                          configOf(dtype, gates, gates, true), Input::Random});
@@ -699,6 +714,11 @@ std::vector<ConvCase> randomCases() {
     for (int64_t L : {2, 33, 100})
       cases.push_back(
           {shapeOf(2, 3, L), configOf(dtype, true, true), Input::Random});
+    // The smallest three passes: outer 2 x inner 2 (M = 4), outer 4 x
+    // inner 2 (M = 8).
+    for (int64_t L : {3, 5})
+      cases.push_back({shapeOf(2, 3, L), configOf(dtype, true, true, true),
+                       Input::Random});
   }
   // M = 16384 fused (three factors) for a length that is not a power of
   // two; three passes (outer 16, row-column inner 1024) for 16384.
