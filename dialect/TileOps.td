@@ -41,11 +41,19 @@ def Tile_KernelOp : Tile_Op<"kernel", [
       tile.return
     }
     ```
+
+    `min_blocks_per_sm` (1 to 32) asks for registers that fit that many
+    blocks (programs) of the kernel on one SM: PTX `.minnctapersm`, so
+    ptxas keeps each thread under 64K / (blocks x threads) registers and
+    spills if it must. For kernels held to few warps per SM by their
+    registers, where more warps hide more latency than the spills cost.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
-                       OptionalAttr<DictArrayAttr>:$res_attrs);
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<ConfinedAttr<I32Attr,
+                           [IntMinValue<1>, IntMaxValue<32>]>>:$min_blocks_per_sm);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

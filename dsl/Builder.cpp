@@ -598,6 +598,23 @@ static Scalar gridQuery(bool count, int axis, const Loc &loc) {
 Scalar program_id(int axis, Loc loc) { return gridQuery(false, axis, loc); }
 Scalar num_programs(int axis, Loc loc) { return gridQuery(true, axis, loc); }
 
+void min_blocks_per_sm(int64_t blocks, Loc loc) {
+  if (blocks < 1 || blocks > 32)
+    fail(loc, "min_blocks_per_sm takes 1 to 32 blocks, got " +
+                  std::to_string(blocks));
+  OpBuilder &b = builder(loc);
+  // The kernel being built (the insertion point may be inside a loop or
+  // branch body not yet attached to it).
+  Operation *op = b.getInsertionBlock()->getParentOp();
+  while (op && !isa<tile::KernelOp>(op))
+    op = op->getParentOp();
+  auto kernel = dyn_cast_or_null<tile::KernelOp>(op);
+  if (!kernel)
+    fail(loc, "min_blocks_per_sm must be called in a kernel's body, outside "
+              "loops and branches");
+  kernel.setMinBlocksPerSm(uint32_t(blocks));
+}
+
 Scalar constant(double value, DType dtype, Loc loc) {
   return Scalar(
       constantScalar(value, mlirType(dtype, builder(loc).getContext()), loc));

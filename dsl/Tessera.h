@@ -220,6 +220,12 @@ std::unique_ptr<mlir::MLIRContext> makeContext();
 Scalar program_id(int axis, Loc loc = Loc::current());
 Scalar num_programs(int axis, Loc loc = Loc::current());
 
+/// Asks the compiler for registers that fit `blocks` (1 to 32) programs of
+/// this kernel on one SM (tile.kernel's min_blocks_per_sm, PTX
+/// .minnctapersm): ptxas spills rather than exceed them. Called anywhere
+/// in the kernel's body.
+void min_blocks_per_sm(int64_t blocks, Loc loc = Loc::current());
+
 /// Scalar constants of a given type.
 Scalar constant(double value, DType dtype, Loc loc = Loc::current());
 

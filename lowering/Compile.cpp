@@ -60,6 +60,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   lowering.swizzleExchanges = options.swizzleExchanges;
   lowering.storeMatrices = options.storeMatrices;
   lowering.scratchLifetimes = options.scratchLifetimes;
+  lowering.minBlocksPerSm = options.minBlocksPerSm;
   pm.addPass(createConvertTileToLLVM(lowering));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createTileFinalizeLLVM());

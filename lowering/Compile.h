@@ -53,6 +53,11 @@ struct CompileOptions {
   /// sm_90a): waits move down to the first reader of their result. On
   /// since measured on the H200 (docs/decisions.md, session 13).
   bool deferMmaWaits = true;
+  /// Blocks of each kernel that must fit one SM by registers
+  /// (`.minnctapersm`; convert-tile-to-llvm min-blocks-per-sm): ptxas then
+  /// keeps registers under 64K / (blocks x threads), spilling if it must.
+  /// 0: no bound (ptxas takes what it likes, up to 255).
+  unsigned minBlocksPerSm = 0;
 };
 
 struct CompiledModule {

@@ -44,6 +44,23 @@ struct ConvertTileToLLVMPass
     if (missing.wasInterrupted())
       return signalPassFailure();
 
+    // The blocks each kernel asks to fit on an SM must fit its warps.
+    int64_t numWarps = 4;
+    if (auto attr = module->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName))
+      numWarps = attr.getInt();
+    WalkResult crowded = module.walk([&](tile::KernelOp kernel) {
+      const int64_t blocks =
+          kernel.getMinBlocksPerSm().value_or(minBlocksPerSm);
+      if (blocks * numWarps <= 64)
+        return WalkResult::advance();
+      kernel.emitOpError("min_blocks_per_sm ")
+          << blocks << " of " << numWarps
+          << " warps each cannot share an SM, which holds at most 64 warps";
+      return WalkResult::interrupt();
+    });
+    if (crowded.wasInterrupted())
+      return signalPassFailure();
+
     module.walk([&](tile::KernelOp kernel) {
       assignSharedMemory(kernel, scratchLifetimes);
     });
@@ -57,7 +74,7 @@ struct ConvertTileToLLVMPass
     target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
 
     RewritePatternSet patterns(ctx);
-    populateKernelToLLVMPatterns(converter, patterns);
+    populateKernelToLLVMPatterns(converter, patterns, minBlocksPerSm);
     populateMemoryToLLVMPatterns(converter, patterns);
     populateElementwiseToLLVMPatterns(converter, patterns);
     populateExchangeToLLVMPatterns(converter, patterns, swizzleExchanges);

@@ -14,7 +14,11 @@ namespace {
 /// runtime/KernelInfo.h (a view is ptr, sizes..., strides...) and the
 /// nvvm.kernel attribute; the body sees each view as one struct.
 struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
-  using OpConversionPattern::OpConversionPattern;
+  KernelOpLowering(TypeConverter &converter, MLIRContext *ctx,
+                   unsigned minBlocksPerSm)
+      : OpConversionPattern(converter, ctx), minBlocksPerSm(minBlocksPerSm) {}
+  unsigned minBlocksPerSm;
+
   LogicalResult
   matchAndRewrite(tile::KernelOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -24,6 +28,9 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
     int64_t numWarps = 4;
     if (auto attr = module->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName))
       numWarps = attr.getInt();
+    // The kernel's own bound, else the pass option's (checked against the
+    // warps by the pass).
+    const int64_t blocks = op.getMinBlocksPerSm().value_or(minBlocksPerSm);
 
     Type i64 = rewriter.getI64Type();
     Type gptr = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
@@ -47,6 +54,9 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
                 rewriter.getUnitAttr());
     fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                 rewriter.getDenseI32ArrayAttr({int32_t(numWarps * 32), 1, 1}));
+    if (blocks)
+      fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  rewriter.getI32IntegerAttr(int32_t(blocks)));
     if (auto bytes = op->getAttrOfType<IntegerAttr>("tile.shared_bytes"))
       fn->setAttr("tile.shared_bytes", bytes);
     if (maps)
@@ -131,8 +141,11 @@ struct DimOpLowering : OpConversionPattern<tile::DimOp> {
 } // namespace
 
 void populateKernelToLLVMPatterns(TileTypeConverter &converter,
-                                  RewritePatternSet &patterns) {
-  patterns.add<KernelOpLowering, ReturnOpLowering, DimOpLowering,
+                                  RewritePatternSet &patterns,
+                                  unsigned minBlocksPerSm) {
+  patterns.add<KernelOpLowering>(converter, patterns.getContext(),
+                                 minBlocksPerSm);
+  patterns.add<ReturnOpLowering, DimOpLowering,
                GridQueryLowering<tile::ProgramIdOp, NVVM::BlockIdXOp,
                                  NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                GridQueryLowering<tile::NumProgramsOp, NVVM::GridDimXOp,

@@ -25,7 +25,10 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "mlir::ModuleOp"> {
            "stmatrix (sm_90a) rather than 4-byte stores">,
     Option<"scratchLifetimes", "scratch-lifetimes", "bool", "false",
            "place the scratch of exchanges by lifetime, like buffers, "
-           "rather than one region under every buffer">
+           "rather than one region under every buffer">,
+    Option<"minBlocksPerSm", "min-blocks-per-sm", "unsigned", "0",
+           "ask ptxas for registers that fit this many blocks of each "
+           "kernel on an SM (nvvm.minctasm, PTX .minnctapersm; 0: none)">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",

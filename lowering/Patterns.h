@@ -10,9 +10,12 @@
 
 namespace tessera::lowering {
 
-/// tile.kernel / return / program_id / num_programs / dim.
+/// tile.kernel / return / program_id / num_programs / dim. A nonzero
+/// `minBlocksPerSm` asks ptxas for registers that fit that many blocks of
+/// the kernel on one SM (`nvvm.minctasm`, PTX `.minnctapersm`).
 void populateKernelToLLVMPatterns(TileTypeConverter &converter,
-                                  mlir::RewritePatternSet &patterns);
+                                  mlir::RewritePatternSet &patterns,
+                                  unsigned minBlocksPerSm = 0);
 /// tile.load / tile.store.
 void populateMemoryToLLVMPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);

@@ -153,6 +153,30 @@ TEST(Dsl, ArgumentKindErrors) {
   EXPECT_THROW(program_id(0), Error) << "outside a kernel body";
 }
 
+/// min_blocks_per_sm sets the kernel's attribute; out of range, or inside a
+/// loop body (not yet attached to the kernel), it is an error at the call.
+TEST(Dsl, MinBlocksPerSm) {
+  KernelModule m;
+  m.kernel("bounded", {view("x", f32, 1)}, [&](KernelArgs &) {
+    min_blocks_per_sm(3);
+  });
+  m.kernel("free", {view("x", f32, 1)}, [&](KernelArgs &) {});
+  auto kernels = m.module().getOps<tessera::tile::KernelOp>();
+  std::vector<tessera::tile::KernelOp> ops(kernels.begin(), kernels.end());
+  ASSERT_EQ(ops.size(), 2u);
+  EXPECT_EQ(ops[0].getMinBlocksPerSm(), std::optional<uint32_t>(3));
+  EXPECT_EQ(ops[1].getMinBlocksPerSm(), std::nullopt);
+  const int line = __LINE__ + 2;
+  expectErrorAt([&] {
+    m.kernel("zero", {}, [&](KernelArgs &) { min_blocks_per_sm(0); });
+  }, line, "min_blocks_per_sm takes 1 to 32 blocks, got 0");
+  expectErrorAt([&] {
+    m.kernel("looped", {}, [&](KernelArgs &) {
+      for_range(0, 2, [&](Scalar) { min_blocks_per_sm(2); });
+    });
+  }, line + 4, "outside loops and branches");
+}
+
 TEST(Dsl, LoopCarriedTypeMismatch) {
   KernelModule m;
   int line = __LINE__ + 4;

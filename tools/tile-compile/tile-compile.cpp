@@ -82,14 +82,25 @@ int main(int argc, char **argv) {
       info = value();
     else if (a == "--stages")
       options.stages = unsigned(std::atoi(value().c_str()));
-    else if (a == "--help" || a == "-h") {
+    else if (a == "--min-blocks-per-sm") {
+      std::string v = value();
+      char *end = nullptr;
+      unsigned long n = std::strtoul(v.c_str(), &end, 10);
+      if (v.empty() || *end || n < 1 || n > 32) {
+        std::cerr << "tile-compile: --min-blocks-per-sm takes a count from 1 "
+                     "to 32, got '"
+                  << v << "'\n";
+        return 2;
+      }
+      options.minBlocksPerSm = unsigned(n);
+    } else if (a == "--help" || a == "-h") {
       std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
                    "[--num-warps N] [--latency-hints] [--no-pipeline] "
                    "[--stages S] [--no-swizzle] [--stmatrix] "
                    "[--wgmma-along-n] [--no-wgmma-register-a] [--wgmma-tf32] "
                    "[--scratch-lifetimes] [--no-hoist-invariants] "
-                   "[--no-defer-mma-waits] [-o out.ptx] "
-                   "[--info out.json]\n";
+                   "[--no-defer-mma-waits] [--min-blocks-per-sm N] "
+                   "[-o out.ptx] [--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
       input = a;

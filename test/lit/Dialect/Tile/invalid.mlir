@@ -455,3 +455,10 @@ tile.kernel @scalar_in_loop(%n: index, %m: i32) {
   }
   tile.return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op attribute 'min_blocks_per_sm' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 1 whose maximum value is 32}}
+tile.kernel @no_blocks() attributes {min_blocks_per_sm = 0 : i32} {
+  tile.return
+}

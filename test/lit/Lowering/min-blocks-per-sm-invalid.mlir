@@ -1,0 +1,10 @@
+// A kernel's min_blocks_per_sm must leave room for its warps on one SM.
+// RUN: tile-opt %s --tile-assign-layouts --convert-tile-to-llvm -verify-diagnostics
+
+// 32 blocks of 4 warps would need 128 warps on one SM.
+module attributes {tile.num_warps = 4 : i32} {
+// expected-error @+1 {{'tile.kernel' op min_blocks_per_sm 32 of 4 warps each cannot share an SM, which holds at most 64 warps}}
+tile.kernel @too_many(%x: !tile.view<?xf32>) attributes {min_blocks_per_sm = 32 : i32} {
+  tile.return
+}
+}
