@@ -135,7 +135,9 @@ if [ -x "$here/tessera-conv-bench" ] && [ -z "${SKIP_CONV:-}" ]; then
       conv "check-$len-${g/,/}" --batch 2 --channels 3 --seqlen "$len" --gates "$g" --rows 3 --no-time
     done
   done
-  for len in 1024 65536; do
+  # (A constant input in bf16 is the case nearest its bound: 8.4e-3 at
+  # 16384, bench/RESULTS.md session 14; 4096 is the fused 64 x 64 kernel.)
+  for len in 1024 4096 16384 65536; do
     for in in constant impulse; do
       conv "check-$len-$in" --batch 1 --channels 3 --seqlen "$len" --input "$in" --no-time
     done
