@@ -46,6 +46,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   if (options.pipeline) {
     tile::TilePipelineOptions pipeline;
     pipeline.stages = options.stages;
+    pipeline.earlyRefill = options.earlyRefill;
     pipeline.target = options.target;
     // sm_80 parts have at most 163 KB of shared memory per CTA (A100).
     if (options.target == "sm_80")

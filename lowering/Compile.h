@@ -26,6 +26,10 @@ struct CompileOptions {
   bool pipeline = true;
   /// Stages tile-pipeline uses when the loads carry no latency hint.
   unsigned stages = 4;
+  /// tile-pipeline early-refill: refill a stage at the top of the next
+  /// iteration where no wgmma group stays in flight across iterations (one
+  /// more iteration of lead for the same shared memory). Off until timed.
+  bool earlyRefill = false;
   /// Let exchanges XOR-swizzle their shared-memory scratch where the
   /// bank-conflict model says it pays (convert-tile-to-llvm).
   bool swizzleExchanges = true;

@@ -104,7 +104,12 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     the tiles of iteration `i + S - 1` into the stage that wgmma has
     released. `S` is the largest `latency` hint of the loads (the author's
     or `tile-insert-latency-hints`'s), clamped to [2, `max-stages`] and to
-    what fits in shared memory; without hints, `stages`.
+    what fits in shared memory; without hints, `stages`. With
+    `early-refill`, a loop that keeps no wgmma group in flight across
+    iterations requests iteration `i + S - 1`'s tiles at the top of
+    iteration `i` instead, into the stage the barrier ending iteration
+    `i - 1` released: one more iteration of lead for the same shared
+    memory (two stages then overlap each copy with a whole iteration).
     Loads that are masked with a non-zero padding, or whose views are not
     kernel arguments, are left alone.
 
@@ -128,6 +133,12 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     Option<"registerPrefetch", "register-prefetch", "bool", "true",
            "load the next iteration's other tiles into registers one "
            "iteration ahead">,
+    Option<"earlyRefill", "early-refill", "bool", "false",
+           "where no wgmma group stays in flight across iterations, "
+           "request iteration i + S - 1's tiles at the top of iteration i "
+           "(into the stage released by the barrier ending iteration "
+           "i - 1) instead of at its bottom: S - 1 iterations of lead "
+           "instead of S - 2">,
   ];
   let dependentDialects = ["::tessera::tile::TileDialect",
                            "::mlir::arith::ArithDialect",

@@ -417,7 +417,7 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     Value phase = arith::TruncIOp::create(
         top, loc, top.getI1Type(),
         arith::IndexCastUIOp::create(top, loc, top.getI64Type(), round));
-    BarrierWaitOp::create(top, loc, full, stage, phase);
+    auto waitStage = BarrierWaitOp::create(top, loc, full, stage, phase);
     for (auto [p, ring] : llvm::zip(prefetches, rings)) {
       OpBuilder at(p.alloc);
       Value view = LocalIndexOp::create(at, loc, p.alloc.getResult().getType(),
@@ -452,18 +452,24 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     for (auto [wait, i] : relaxed)
       wait.setPending(1);
 
-    // Bottom: every warpgroup is done with iteration i - 1's stage; refill
-    // it with iteration i + S - 1.
+    // Bottom: every warpgroup is done with iteration i - 1's stage (and,
+    // with no group kept in flight, with iteration i's); refill it with
+    // iteration i + S - 1 there, or, with `earlyRefill` and no group in
+    // flight across iterations, at the top of the next iteration, before
+    // its wait: the stage iteration i released behind this barrier then
+    // refills an iteration earlier (S - 1 iterations of lead, not S - 2).
     OpBuilder bottom(yield);
     SyncThreadsOp::create(bottom, loc);
+    OpBuilder refill =
+        earlyRefill && relaxed.empty() ? OpBuilder(waitStage) : bottom;
     Value ahead = arith::AddIOp::create(
-        bottom, loc, loop.getInductionVar(),
-        arith::MulIOp::create(bottom, loc, step, cst(bottom, numStages - 1)));
+        refill, loc, loop.getInductionVar(),
+        arith::MulIOp::create(refill, loc, step, cst(refill, numStages - 1)));
     Value nextStage = arith::RemUIOp::create(
-        bottom, loc,
-        arith::AddIOp::create(bottom, loc, iter, cst(bottom, numStages - 1)),
-        cst(bottom, numStages));
-    auto guard = scf::IfOp::create(bottom, loc, inRange(bottom, ahead), false);
+        refill, loc,
+        arith::AddIOp::create(refill, loc, iter, cst(refill, numStages - 1)),
+        cst(refill, numStages));
+    auto guard = scf::IfOp::create(refill, loc, inRange(refill, ahead), false);
     OpBuilder then = guard.getThenBodyBuilder();
     issue(then, ahead, nextStage);
 

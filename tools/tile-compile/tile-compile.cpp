@@ -58,7 +58,9 @@ int main(int argc, char **argv) {
       {"--defer-mma-waits", &tessera::lowering::CompileOptions::deferMmaWaits,
        true},
       {"--no-defer-mma-waits",
-       &tessera::lowering::CompileOptions::deferMmaWaits, false}};
+       &tessera::lowering::CompileOptions::deferMmaWaits, false},
+      {"--early-refill", &tessera::lowering::CompileOptions::earlyRefill,
+       true}};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -99,8 +101,8 @@ int main(int argc, char **argv) {
                    "[--stages S] [--no-swizzle] [--stmatrix] "
                    "[--wgmma-along-n] [--no-wgmma-register-a] [--wgmma-tf32] "
                    "[--scratch-lifetimes] [--no-hoist-invariants] "
-                   "[--no-defer-mma-waits] [--min-blocks-per-sm N] "
-                   "[-o out.ptx] [--info out.json]\n";
+                   "[--no-defer-mma-waits] [--early-refill] "
+                   "[--min-blocks-per-sm N] [-o out.ptx] [--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
       input = a;
