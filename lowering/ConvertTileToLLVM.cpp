@@ -44,13 +44,20 @@ struct ConvertTileToLLVMPass
     if (missing.wasInterrupted())
       return signalPassFailure();
 
-    // The blocks each kernel asks to fit on an SM must fit its warps.
+    // The option bounds every kernel without a bound of its own; the
+    // blocks must fit an SM's 64 warps.
+    if (minBlocksPerSm > 32) {
+      module.emitError("min-blocks-per-sm takes 1 to 32 blocks, got ")
+          << unsigned(minBlocksPerSm);
+      return signalPassFailure();
+    }
     int64_t numWarps = 4;
     if (auto attr = module->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName))
       numWarps = attr.getInt();
     WalkResult crowded = module.walk([&](tile::KernelOp kernel) {
-      const int64_t blocks =
-          kernel.getMinBlocksPerSm().value_or(minBlocksPerSm);
+      if (!kernel.getMinBlocksPerSm() && minBlocksPerSm)
+        kernel.setMinBlocksPerSm(uint32_t(minBlocksPerSm));
+      const int64_t blocks = kernel.getMinBlocksPerSm().value_or(0);
       if (blocks * numWarps <= 64)
         return WalkResult::advance();
       kernel.emitOpError("min_blocks_per_sm ")
@@ -74,7 +81,7 @@ struct ConvertTileToLLVMPass
     target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
 
     RewritePatternSet patterns(ctx);
-    populateKernelToLLVMPatterns(converter, patterns, minBlocksPerSm);
+    populateKernelToLLVMPatterns(converter, patterns);
     populateMemoryToLLVMPatterns(converter, patterns);
     populateElementwiseToLLVMPatterns(converter, patterns);
     populateExchangeToLLVMPatterns(converter, patterns, swizzleExchanges);

@@ -14,11 +14,7 @@ namespace {
 /// runtime/KernelInfo.h (a view is ptr, sizes..., strides...) and the
 /// nvvm.kernel attribute; the body sees each view as one struct.
 struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
-  KernelOpLowering(TypeConverter &converter, MLIRContext *ctx,
-                   unsigned minBlocksPerSm)
-      : OpConversionPattern(converter, ctx), minBlocksPerSm(minBlocksPerSm) {}
-  unsigned minBlocksPerSm;
-
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(tile::KernelOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -28,9 +24,6 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
     int64_t numWarps = 4;
     if (auto attr = module->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName))
       numWarps = attr.getInt();
-    // The kernel's own bound, else the pass option's (checked against the
-    // warps by the pass).
-    const int64_t blocks = op.getMinBlocksPerSm().value_or(minBlocksPerSm);
 
     Type i64 = rewriter.getI64Type();
     Type gptr = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
@@ -54,9 +47,11 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
                 rewriter.getUnitAttr());
     fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                 rewriter.getDenseI32ArrayAttr({int32_t(numWarps * 32), 1, 1}));
-    if (blocks)
+    // Checked against the warps by the pass, which also gives kernels
+    // without a bound the pass option's.
+    if (std::optional<uint32_t> blocks = op.getMinBlocksPerSm())
       fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                  rewriter.getI32IntegerAttr(int32_t(blocks)));
+                  rewriter.getI32IntegerAttr(int32_t(*blocks)));
     if (auto bytes = op->getAttrOfType<IntegerAttr>("tile.shared_bytes"))
       fn->setAttr("tile.shared_bytes", bytes);
     if (maps)
@@ -141,11 +136,8 @@ struct DimOpLowering : OpConversionPattern<tile::DimOp> {
 } // namespace
 
 void populateKernelToLLVMPatterns(TileTypeConverter &converter,
-                                  RewritePatternSet &patterns,
-                                  unsigned minBlocksPerSm) {
-  patterns.add<KernelOpLowering>(converter, patterns.getContext(),
-                                 minBlocksPerSm);
-  patterns.add<ReturnOpLowering, DimOpLowering,
+                                  RewritePatternSet &patterns) {
+  patterns.add<KernelOpLowering, ReturnOpLowering, DimOpLowering,
                GridQueryLowering<tile::ProgramIdOp, NVVM::BlockIdXOp,
                                  NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                GridQueryLowering<tile::NumProgramsOp, NVVM::GridDimXOp,

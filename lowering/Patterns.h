@@ -10,12 +10,10 @@
 
 namespace tessera::lowering {
 
-/// tile.kernel / return / program_id / num_programs / dim. A nonzero
-/// `minBlocksPerSm` asks ptxas for registers that fit that many blocks of
-/// the kernel on one SM (`nvvm.minctasm`, PTX `.minnctapersm`).
+/// tile.kernel / return / program_id / num_programs / dim. A kernel's
+/// min_blocks_per_sm becomes `nvvm.minctasm` (PTX `.minnctapersm`).
 void populateKernelToLLVMPatterns(TileTypeConverter &converter,
-                                  mlir::RewritePatternSet &patterns,
-                                  unsigned minBlocksPerSm = 0);
+                                  mlir::RewritePatternSet &patterns);
 /// tile.load / tile.store.
 void populateMemoryToLLVMPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);

@@ -1,5 +1,7 @@
 // A kernel's min_blocks_per_sm must leave room for its warps on one SM.
 // RUN: tile-opt %s --tile-assign-layouts --convert-tile-to-llvm -verify-diagnostics
+// RUN: not tile-opt %s --tile-assign-layouts --convert-tile-to-llvm="min-blocks-per-sm=40" 2>&1 | FileCheck %s --check-prefix=RANGE
+// RANGE: min-blocks-per-sm takes 1 to 32 blocks, got 40
 
 // 32 blocks of 4 warps would need 128 warps on one SM.
 module attributes {tile.num_warps = 4 : i32} {
