@@ -34,6 +34,9 @@ build() { # dtype seqlen gates
   # whose registers it fits (0.139 with, 0.155 without). bench/RESULTS.md,
   # session 10.
   [ "$2" = 1024 ] || flags="$flags --no-hoist-invariants"
+  # Early refill (tile-pipeline) at 64K only: 4.24 -> 4.14 ms; 1K to 4K
+  # unchanged, 16K 3.01 -> 3.02 (H200, bf16, bench/RESULTS.md, 2026-12-02).
+  [ "$2" = 65536 ] && flags="$flags --early-refill"
   # TILE_COMPILE_EXTRA: flags added to all (variant libraries for A/B runs).
   flags="$flags ${TILE_COMPILE_EXTRA:-}"
   # shellcheck disable=SC2086

@@ -148,6 +148,12 @@ FusedCompile fusedCompile(const Variant &v) {
   // No LICM: the addresses and wgmma descriptors it hoists out of the chunk
   // loop are what spills (dstate 128: 300 -> 40 bytes, 256: 432 -> 84).
   c.hoistLoopInvariants = false;
+  // Early refill: each copy is requested a chunk sooner for the same
+  // shared memory (with two stages, a whole chunk ahead instead of none).
+  // H200, bf16: 2.7B 0.862 -> 0.841 ms, dstate 256 2.016 -> 1.972, 64
+  // heads in 8 groups 0.647 -> 0.575, dstate 64 and 2 x 16K unchanged
+  // (bench/RESULTS.md, 2026-12-02).
+  c.earlyRefill = true;
   return c;
 }
 
@@ -164,6 +170,8 @@ std::string compileFlags(const FusedCompile &c) {
     flags += " --scratch-lifetimes";
   if (!c.hoistLoopInvariants)
     flags += " --no-hoist-invariants";
+  if (c.earlyRefill)
+    flags += " --early-refill";
   return flags;
 }
 
@@ -208,14 +216,18 @@ int64_t segmentsFor(const Shape &s, const Variant &v, int64_t sms,
   // a chunk at dstate 128 with one or two per SM), so a grid takes
   // ceil(programs / slots) times the chunks of one program. The split adds
   // the segment-state walk over all but the last segment, whose steps
-  // (two chunks each) cost kStateStep of a fused one (H200, 2 x 16K: 0.5
-  // to 0.65), and the combine walk (small).
-  constexpr double kStateStep = 0.6;
+  // (two chunks each) cost stateStep of a fused one, and the combine walk
+  // (small). H200, bf16, 80 heads: 0.6 at dstate 64 (2 x 16K: 0.5 to
+  // 0.77). At dstate 128 early refill made the fused walk faster (2.7B:
+  // 4.4 us a chunk step) than the state walk it left, 1.1 to 1.5 (2 x
+  // 16K, 4 x 8K, 1 x 16K and 32K, 1 to 16 segments; bench/RESULTS.md,
+  // 2026-12-02): there 2 x 16K now runs unsplit (1.143 ms against 1.190).
+  const double stateStep = v.dstateTile <= 64 ? 0.6 : 1.35;
   auto waves = [&](int64_t n) { return double((n + slots - 1) / slots); };
   auto cost = [&](int64_t S) {
     double steps = waves(programs * S) * double(chunks / S);
     if (S > 1)
-      steps += kStateStep * waves(programs * (S - 1)) * double(chunks / S) / 2;
+      steps += stateStep * waves(programs * (S - 1)) * double(chunks / S) / 2;
     return steps;
   };
   // Split only for a clear gain (the model leaves out the combine walk

@@ -86,6 +86,9 @@ struct FusedCompile {
   /// Let LLVM hoist loop invariants out of the chunk loop (tile-compile
   /// --no-hoist-invariants when false).
   bool hoistLoopInvariants = true;
+  /// Refill a prefetch stage at the top of the next chunk instead of at
+  /// the bottom of this one (tile-compile --early-refill).
+  bool earlyRefill = false;
 };
 FusedCompile fusedCompile(const Variant &variant);
 /// The same as tile-compile flags: "--stages 2 --no-swizzle --num-warps 4

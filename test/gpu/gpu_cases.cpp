@@ -482,6 +482,7 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
           options.wgmmaRegisterA = library.wgmmaRegisterA;
           options.scratchLifetimes = library.scratchLifetimes;
           options.hoistLoopInvariants = library.hoistLoopInvariants;
+          options.earlyRefill = library.earlyRefill;
         }
       }
       std::string error;

@@ -161,15 +161,41 @@ TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
   EXPECT_EQ(tile(128, 64, states), Tile(64, 4));
 }
 
+TEST(SsdFusedVariant, CompileFlagsPerDstate) {
+  auto flags = [](int64_t dstate) {
+    ssd::Shape s{8, 4096, 80, 64, dstate, 1};
+    return ssd::compileFlags(ssd::fusedCompile(
+        ssd::fusedVariantFor(s, layer(), ssd::ElementType::bf16)));
+  };
+  // What the kernel library passes tile-compile, as measured on the H200.
+  EXPECT_EQ(flags(64), "--stages 3 --no-swizzle --num-warps 4 "
+                       "--no-wgmma-register-a --scratch-lifetimes "
+                       "--no-hoist-invariants --early-refill");
+  EXPECT_EQ(flags(128), "--stages 2 --no-swizzle --num-warps 4 --stmatrix "
+                        "--scratch-lifetimes --no-hoist-invariants "
+                        "--early-refill");
+  EXPECT_EQ(flags(256), "--stages 2 --no-swizzle --num-warps 8 "
+                        "--wgmma-along-n --scratch-lifetimes "
+                        "--no-hoist-invariants --early-refill");
+}
+
 TEST(SsdFusedVariant, SegmentsForSmallGrids) {
   auto segments = [](ssd::Shape s, int64_t programsPerSm = 2) {
     return ssd::segmentsFor(
         s, ssd::fusedVariantFor(s, layer(), ssd::ElementType::bf16), 132,
         programsPerSm);
   };
-  // Batch 2 x 16K: 160 programs of 256 chunks for 264 slots.
-  EXPECT_EQ(segments({2, 16384, 80, 64, 128, 1}), 8);
+  // Batch 2 x 16K: 160 programs of 256 chunks for 264 slots. Split at
+  // dstate 64; at 128, whose state walk costs more than a fused step, one
+  // walk (H200: 1.143 ms unsplit, 1.190 in 8 segments, 1.261 in 4).
+  EXPECT_EQ(segments({2, 16384, 80, 64, 128, 1}), 1);
   EXPECT_EQ(segments({2, 16384, 80, 64, 64, 1}), 8);
+  EXPECT_EQ(segments({4, 8192, 80, 64, 128, 1}), 1);
+  // 80 programs for 132 SMs split at both (H200: 1 x 32K 1.668 ms unsplit,
+  // 1.203 in 16 segments; dstate 64 at 1 x 64K 2.746, 1.546).
+  EXPECT_EQ(segments({1, 32768, 80, 64, 128, 1}), 16);
+  EXPECT_EQ(segments({1, 16384, 80, 64, 128, 1}), 16);
+  EXPECT_EQ(segments({1, 65536, 80, 64, 64, 1}), 16);
   // The benchmark shapes at batch 8 fill the GPU already.
   EXPECT_EQ(segments({8, 4096, 80, 64, 128, 1}), 1);
   EXPECT_EQ(segments({8, 4096, 80, 64, 64, 1}), 1);
@@ -204,12 +230,13 @@ TEST(SsdKernelLibrary, ExplainsWhatIsMissing) {
   EXPECT_CONTAINS(ssd::buildCommand(kShape, layer(), ssd::ElementType::bf16),
                   "tile-compile - --target sm_90a --stages 2 --no-swizzle "
                   "--num-warps 4 --stmatrix --scratch-lifetimes "
-                  "--no-hoist-invariants -o ssd_fused_bf16_q64_p64_n128");
+                  "--no-hoist-invariants --early-refill -o "
+                  "ssd_fused_bf16_q64_p64_n128");
   ssd::Shape wide = kShape;
   wide.dstate = 256;
   EXPECT_CONTAINS(ssd::buildCommand(wide, layer(), ssd::ElementType::bf16),
                   "--num-warps 8 --wgmma-along-n --scratch-lifetimes "
-                  "--no-hoist-invariants -o "
+                  "--no-hoist-invariants --early-refill -o "
                   "ssd_fused_bf16_q64_p64_n256_bias_softplus_D.ptx");
 }
 

@@ -1,0 +1,93 @@
+// tile-pair-truncations: two f32 truncated to bf16 (or f16) and packed
+// into one 32-bit word, low half first, become one truncation of a
+// two-lane vector: PTX cvt.rn.bf16x2.f32 instead of two cvt.rn.bf16.f32
+// and a pack. Anything else is left alone.
+// RUN: tile-opt %s --tile-pair-truncations | FileCheck %s
+// Through tile-compile (--pair-truncations): the packed A operand of the
+// register-A wgmma converts in pairs, with no single conversion left.
+// RUN: tile-compile %S/wgmma-register-a.mlir --target sm_90a --pair-truncations | FileCheck %s --check-prefix=PTX
+// RUN: tile-compile %S/wgmma-register-a.mlir --target sm_90a | FileCheck %s --check-prefix=OFF
+
+// PTX-LABEL: .entry chain_loop(
+// PTX-NOT: cvt.rn.bf16.f32
+// PTX: cvt.rn.bf16x2.f32
+// PTX-NOT: cvt.rn.bf16.f32
+// PTX: wgmma.fence.sync.aligned;
+// OFF-LABEL: .entry chain_loop(
+// OFF: cvt.rn.bf16.f32
+// OFF-NOT: cvt.rn.bf16x2.f32
+// OFF: wgmma.fence.sync.aligned;
+
+// CHECK-LABEL: llvm.func @bf16_pair(
+// CHECK-SAME: %[[A:.*]]: f32, %[[B:.*]]: f32)
+// CHECK: %[[V0:.*]] = llvm.insertelement %[[A]], %{{.*}}[%{{.*}} : i32] : vector<2xf32>
+// CHECK: %[[V1:.*]] = llvm.insertelement %[[B]], %[[V0]][%{{.*}} : i32] : vector<2xf32>
+// CHECK: %[[T:.*]] = llvm.fptrunc %[[V1]] : vector<2xf32> to vector<2xbf16>
+// CHECK: %[[R:.*]] = llvm.bitcast %[[T]] : vector<2xbf16> to i32
+// CHECK-NOT: llvm.or
+// CHECK: llvm.return %[[R]]
+llvm.func @bf16_pair(%a: f32, %b: f32) -> i32 {
+  %c16 = llvm.mlir.constant(16 : i32) : i32
+  %ta = llvm.fptrunc %a : f32 to bf16
+  %tb = llvm.fptrunc %b : f32 to bf16
+  %ia = llvm.bitcast %ta : bf16 to i16
+  %ib = llvm.bitcast %tb : bf16 to i16
+  %za = llvm.zext %ia : i16 to i32
+  %zb = llvm.zext %ib : i16 to i32
+  %hb = llvm.shl %zb, %c16 : i32
+  %r = llvm.or %za, %hb : i32
+  llvm.return %r : i32
+}
+
+// The shifted half first in the or, and f16.
+// CHECK-LABEL: llvm.func @f16_pair_swapped(
+// CHECK-SAME: %[[A:.*]]: f32, %[[B:.*]]: f32)
+// CHECK: llvm.insertelement %[[A]]
+// CHECK: llvm.insertelement %[[B]]
+// CHECK: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xf16>
+// CHECK-NOT: llvm.or
+llvm.func @f16_pair_swapped(%a: f32, %b: f32) -> i32 {
+  %c16 = llvm.mlir.constant(16 : i32) : i32
+  %ta = llvm.fptrunc %a : f32 to f16
+  %tb = llvm.fptrunc %b : f32 to f16
+  %ia = llvm.bitcast %ta : f16 to i16
+  %ib = llvm.bitcast %tb : f16 to i16
+  %za = llvm.zext %ia : i16 to i32
+  %zb = llvm.zext %ib : i16 to i32
+  %hb = llvm.shl %zb, %c16 : i32
+  %r = llvm.or %hb, %za : i32
+  llvm.return %r : i32
+}
+
+// Left alone: a shift other than 16, halves of different types, a half
+// that is not truncated from f32.
+// CHECK-LABEL: llvm.func @not_pairs(
+// CHECK-NOT: vector<2x
+// CHECK-COUNT-3: llvm.or
+// CHECK-NOT: vector<2x
+// CHECK: llvm.return
+llvm.func @not_pairs(%a: f32, %b: f32, %c: f64, %d: i16) -> i32 {
+  %c8 = llvm.mlir.constant(8 : i32) : i32
+  %c16 = llvm.mlir.constant(16 : i32) : i32
+  %ta = llvm.fptrunc %a : f32 to bf16
+  %tb = llvm.fptrunc %b : f32 to bf16
+  %hb16 = llvm.fptrunc %b : f32 to f16
+  %tc = llvm.fptrunc %c : f64 to bf16
+  %ia = llvm.bitcast %ta : bf16 to i16
+  %ib = llvm.bitcast %tb : bf16 to i16
+  %ih = llvm.bitcast %hb16 : f16 to i16
+  %ic = llvm.bitcast %tc : bf16 to i16
+  %za = llvm.zext %ia : i16 to i32
+  %zb = llvm.zext %ib : i16 to i32
+  %zh = llvm.zext %ih : i16 to i32
+  %zc = llvm.zext %ic : i16 to i32
+  %s8 = llvm.shl %zb, %c8 : i32
+  %r0 = llvm.or %za, %s8 : i32
+  %sh = llvm.shl %zh, %c16 : i32
+  %r1 = llvm.or %za, %sh : i32
+  %sc = llvm.shl %zc, %c16 : i32
+  %r2 = llvm.or %za, %sc : i32
+  %x = llvm.xor %r0, %r1 : i32
+  %y = llvm.xor %x, %r2 : i32
+  llvm.return %y : i32
+}
