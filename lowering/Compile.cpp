@@ -66,6 +66,8 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createTileFinalizeLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (options.pairTruncations)
+    pm.addPass(createTilePairTruncations());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -30,6 +30,11 @@ struct CompileOptions {
   /// iteration where no wgmma group stays in flight across iterations (one
   /// more iteration of lead for the same shared memory). Off until timed.
   bool earlyRefill = false;
+  /// tile-pair-truncations: two f32 packed into one word of bf16 or f16
+  /// convert in one cvt.rn.bf16x2.f32. Off until timed: it keeps both
+  /// f32 halves live to the paired conversion (conv 16K inner pass: 247
+  /// registers -> 255 and 24 bytes spilled).
+  bool pairTruncations = false;
   /// Let exchanges XOR-swizzle their shared-memory scratch where the
   /// bank-conflict model says it pays (convert-tile-to-llvm).
   bool swizzleExchanges = true;

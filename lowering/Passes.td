@@ -45,4 +45,18 @@ def TileFinalizeLLVM : Pass<"tile-finalize-llvm", "mlir::ModuleOp"> {
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def TilePairTruncations : Pass<"tile-pair-truncations", "mlir::ModuleOp"> {
+  let summary = "convert two f32 packed into one 32-bit word of bf16 or f16 "
+                "in one paired truncation";
+  let description = [{
+    The lowering truncates each f32 of a packed bf16 or f16 pair on its own
+    and packs the halves with zext, shl 16 and or, which PTX turns into two
+    conversions (cvt.rn.bf16.f32, F2F) and a pack. Where both halves are
+    such truncations of f32 values, the pair becomes one fptrunc of
+    vector<2xf32> bitcast to i32: cvt.rn.bf16x2.f32 (or .f16x2), one
+    instruction. Runs on LLVM dialect, after tile-finalize-llvm.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TESSERA_LOWERING_PASSES
