@@ -27,10 +27,9 @@ using namespace mlir;
 
 namespace {
 
-/// The f32 that `v`, an i32, is the zero-extended 16-bit truncation of:
-/// zext(bitcast(fptrunc x : f32 to bf16|f16) : i16) : i32. Sets `half` to
-/// the 16-bit float type.
-Value truncatedSource(Value v, Type &half) {
+/// The truncation fptrunc x : f32 to bf16|f16 that `v`, an i32, is the
+/// zero extension of: zext(bitcast(fptrunc x) : i16) : i32.
+LLVM::FPTruncOp truncationOf(Value v) {
   auto zext = v.getDefiningOp<LLVM::ZExtOp>();
   if (!zext || !zext.getType().isInteger(32))
     return {};
@@ -41,8 +40,7 @@ Value truncatedSource(Value v, Type &half) {
   if (!trunc || !trunc.getArg().getType().isF32() ||
       !isa<BFloat16Type, Float16Type>(trunc.getType()))
     return {};
-  half = trunc.getType();
-  return trunc.getArg();
+  return trunc;
 }
 
 /// `v` = shl(x, 16): returns x.
@@ -66,24 +64,32 @@ struct PairedTruncation : OpRewritePattern<LLVM::OrOp> {
       Value high = shiftedBy16(op->getOperand(1 - loOperand));
       if (!high)
         continue;
-      Type loType, hiType;
-      Value lo = truncatedSource(op->getOperand(loOperand), loType);
-      Value hi = truncatedSource(high, hiType);
-      if (!lo || !hi || loType != hiType)
+      LLVM::FPTruncOp lo = truncationOf(op->getOperand(loOperand));
+      LLVM::FPTruncOp hi = truncationOf(high);
+      if (!lo || !hi || lo.getType() != hi.getType())
         continue;
+      // Convert where the later half is made, not where the pair is used:
+      // one packed register then stays live instead of two f32 (the
+      // packing may sit far down, at an mma or a store).
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (lo->getBlock() == hi->getBlock())
+        rewriter.setInsertionPointAfter(
+            lo->isBeforeInBlock(hi) ? hi.getOperation() : lo.getOperation());
+      Type halfType = lo.getType();
       Location loc = op.getLoc();
       auto i32 = rewriter.getI32Type();
       auto pair = VectorType::get({2}, rewriter.getF32Type());
       Value v = LLVM::PoisonOp::create(rewriter, loc, pair);
       v = LLVM::InsertElementOp::create(
-          rewriter, loc, v, lo,
+          rewriter, loc, v, lo.getArg(),
           LLVM::ConstantOp::create(rewriter, loc, i32, 0));
       v = LLVM::InsertElementOp::create(
-          rewriter, loc, v, hi,
+          rewriter, loc, v, hi.getArg(),
           LLVM::ConstantOp::create(rewriter, loc, i32, 1));
       Value halves = LLVM::FPTruncOp::create(rewriter, loc,
-                                             VectorType::get({2}, loType), v);
-      rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, i32, halves);
+                                             VectorType::get({2}, halfType), v);
+      Value word = LLVM::BitcastOp::create(rewriter, loc, i32, halves);
+      rewriter.replaceOp(op, word);
       return success();
     }
     return failure();
