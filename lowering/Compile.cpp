@@ -182,7 +182,8 @@ FailureOr<CompiledModule> compileToPtx(ModuleOp module,
       }
   }
   FailureOr<std::string> ptx =
-      emitPtx(*lowered, options.target, error, options.hoistLoopInvariants);
+      emitPtx(*lowered, options.target, error, options.hoistLoopInvariants,
+              options.fuseMultiplyAdd);
   if (failed(ptx))
     return failure();
   out.ptx = *ptx;

@@ -35,6 +35,11 @@ struct CompileOptions {
   /// f32 halves live to the paired conversion (conv 16K inner pass: 247
   /// registers -> 255 and 24 bytes spilled).
   bool pairTruncations = false;
+  /// Let the NVPTX backend contract a multiply and the add it feeds into
+  /// one fma (LLVM's FPOpFusion::Fast; nvcc's default --fmad=true). Off:
+  /// every mul and add is .rn, which ptxas may not fuse either (the conv
+  /// inner pass and the SSD walk run no fma at all). Off until timed.
+  bool fuseMultiplyAdd = false;
   /// Let exchanges XOR-swizzle their shared-memory scratch where the
   /// bank-conflict model says it pays (convert-tile-to-llvm).
   bool swizzleExchanges = true;
@@ -79,11 +84,11 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
                            const CompileOptions &options);
 
 /// PTX of a module in the LLVM/NVVM dialects, through LLVM's NVPTX backend
-/// (O3; without LICM unless `hoistLoopInvariants`).
-mlir::FailureOr<std::string> emitPtx(mlir::ModuleOp module,
-                                     const std::string &chip,
-                                     std::string *error,
-                                     bool hoistLoopInvariants = true);
+/// (O3; without LICM unless `hoistLoopInvariants`; an f32 multiply feeding
+/// an add fused into one fma only with `fuseMultiplyAdd`).
+mlir::FailureOr<std::string>
+emitPtx(mlir::ModuleOp module, const std::string &chip, std::string *error,
+        bool hoistLoopInvariants = true, bool fuseMultiplyAdd = false);
 
 /// Compiles every kernel of `module` (left untouched: a clone is lowered)
 /// to PTX for `options.target`, with each kernel's parameter description.

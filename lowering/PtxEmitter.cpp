@@ -36,7 +36,8 @@ static void initializeNVPTX() {
 }
 
 FailureOr<std::string> emitPtx(ModuleOp module, const std::string &chip,
-                               std::string *error, bool hoistLoopInvariants) {
+                               std::string *error, bool hoistLoopInvariants,
+                               bool fuseMultiplyAdd) {
   initializeNVPTX();
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
@@ -72,8 +73,12 @@ FailureOr<std::string> emitPtx(ModuleOp module, const std::string &chip,
     return failure();
   }
   // PTX ISA 8.0: the oldest that has sm_90a, and what CUDA 12+ drivers JIT.
+  llvm::TargetOptions targetOptions;
+  // Standard fuses only llvm.fmuladd, which the lowering never emits.
+  targetOptions.AllowFPOpFusion =
+      fuseMultiplyAdd ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, chip, "+ptx80", llvm::TargetOptions(), std::nullopt, std::nullopt,
+      triple, chip, "+ptx80", targetOptions, std::nullopt, std::nullopt,
       llvm::CodeGenOptLevel::Aggressive));
   if (!machine) {
     if (error)

@@ -61,7 +61,8 @@ int main(int argc, char **argv) {
        &tessera::lowering::CompileOptions::deferMmaWaits, false},
       {"--early-refill", &tessera::lowering::CompileOptions::earlyRefill, true},
       {"--pair-truncations",
-       &tessera::lowering::CompileOptions::pairTruncations, true}};
+       &tessera::lowering::CompileOptions::pairTruncations, true},
+      {"--fma", &tessera::lowering::CompileOptions::fuseMultiplyAdd, true}};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -97,14 +98,14 @@ int main(int argc, char **argv) {
       }
       options.minBlocksPerSm = unsigned(n);
     } else if (a == "--help" || a == "-h") {
-      std::cout
-          << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
-             "[--num-warps N] [--latency-hints] [--no-pipeline] "
-             "[--stages S] [--no-swizzle] [--stmatrix] "
-             "[--wgmma-along-n] [--no-wgmma-register-a] [--wgmma-tf32] "
-             "[--scratch-lifetimes] [--no-hoist-invariants] "
-             "[--no-defer-mma-waits] [--early-refill] [--pair-truncations] "
-             "[--min-blocks-per-sm N] [-o out.ptx] [--info out.json]\n";
+      std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
+                   "[--num-warps N] [--latency-hints] [--no-pipeline] "
+                   "[--stages S] [--no-swizzle] [--stmatrix] "
+                   "[--wgmma-along-n] [--no-wgmma-register-a] [--wgmma-tf32] "
+                   "[--scratch-lifetimes] [--no-hoist-invariants] "
+                   "[--no-defer-mma-waits] [--early-refill] "
+                   "[--pair-truncations] [--fma] "
+                   "[--min-blocks-per-sm N] [-o out.ptx] [--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))
       input = a;
