@@ -31,9 +31,9 @@ struct CompileOptions {
   /// more iteration of lead for the same shared memory). Off until timed.
   bool earlyRefill = false;
   /// tile-pair-truncations: two f32 packed into one word of bf16 or f16
-  /// convert in one cvt.rn.bf16x2.f32. Off until timed: it keeps both
-  /// f32 halves live to the paired conversion (conv 16K inner pass: 247
-  /// registers -> 255 and 24 bytes spilled).
+  /// convert in one cvt.rn.bf16x2.f32. Off until timed: ptxas allocates
+  /// some kernels worse with it (conv 16K inner pass: 247 registers -> 255
+  /// and 24 bytes spilled).
   bool pairTruncations = false;
   /// Let the NVPTX backend contract a multiply and the add it feeds into
   /// one fma (LLVM's FPOpFusion::Fast; nvcc's default --fmad=true). Off:
