@@ -8,7 +8,9 @@
 // rewrites
 //   or(zext(bitcast(fptrunc a)), shl(zext(bitcast(fptrunc b)), 16))
 // into bitcast(fptrunc <a, b> : vector<2xf32>) : i32, which the NVPTX
-// backend selects as the paired conversion.
+// backend selects as the paired conversion, and a vector of bf16 built
+// lane by lane from truncations (a 16-bit tile's store) into the
+// truncation of the vector of f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,9 +29,22 @@ using namespace mlir;
 
 namespace {
 
+/// `v` = shl(x, amount) for a constant amount: returns x.
+Value shiftedBy(Value v, int64_t amount) {
+  auto shl = v.getDefiningOp<LLVM::ShlOp>();
+  APInt value;
+  if (!shl || !matchPattern(shl.getRhs(), m_ConstantInt(&value)) ||
+      value != amount)
+    return {};
+  return shl.getLhs();
+}
+
 /// The truncation fptrunc x : f32 to bf16|f16 that `v`, an i32, is the
-/// zero extension of: zext(bitcast(fptrunc x) : i16) : i32.
+/// zero extension of: zext(bitcast(fptrunc x) : i16) : i32 (shifted by 0
+/// where a packing loop shifts every element).
 LLVM::FPTruncOp truncationOf(Value v) {
+  if (Value unshifted = shiftedBy(v, 0))
+    v = unshifted;
   auto zext = v.getDefiningOp<LLVM::ZExtOp>();
   if (!zext || !zext.getType().isInteger(32))
     return {};
@@ -43,16 +58,6 @@ LLVM::FPTruncOp truncationOf(Value v) {
   return trunc;
 }
 
-/// `v` = shl(x, 16): returns x.
-Value shiftedBy16(Value v) {
-  auto shl = v.getDefiningOp<LLVM::ShlOp>();
-  APInt amount;
-  if (!shl || !matchPattern(shl.getRhs(), m_ConstantInt(&amount)) ||
-      amount != 16)
-    return {};
-  return shl.getLhs();
-}
-
 struct PairedTruncation : OpRewritePattern<LLVM::OrOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -61,7 +66,7 @@ struct PairedTruncation : OpRewritePattern<LLVM::OrOp> {
     if (!op.getType().isInteger(32))
       return failure();
     for (int loOperand : {0, 1}) {
-      Value high = shiftedBy16(op->getOperand(1 - loOperand));
+      Value high = shiftedBy(op->getOperand(1 - loOperand), 16);
       if (!high)
         continue;
       LLVM::FPTruncOp lo = truncationOf(op->getOperand(loOperand));
@@ -96,11 +101,62 @@ struct PairedTruncation : OpRewritePattern<LLVM::OrOp> {
   }
 };
 
+/// A whole vector of bf16 (or f16) built element by element from f32
+/// truncations, as the stores of 16-bit tiles build theirs:
+///   insertelement(...insertelement(undef, fptrunc a0, 0)..., fptrunc aN, N)
+/// becomes fptrunc of the vector of the f32 values (N / 2 paired
+/// conversions).
+struct VectorOfTruncations : OpRewritePattern<LLVM::InsertElementOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LLVM::InsertElementOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(op.getType());
+    if (!type || type.getRank() != 1 || type.isScalable() ||
+        type.getNumElements() % 2 != 0 ||
+        !isa<BFloat16Type, Float16Type>(type.getElementType()))
+      return failure();
+    const int64_t n = type.getNumElements();
+    SmallVector<Value> sources(n);
+    Value vector = op;
+    int64_t found = 0;
+    while (auto insert = vector.getDefiningOp<LLVM::InsertElementOp>()) {
+      APInt position;
+      if (!matchPattern(insert.getPosition(), m_ConstantInt(&position)) ||
+          position.getZExtValue() >= uint64_t(n))
+        return failure();
+      Value &source = sources[position.getZExtValue()];
+      auto trunc = insert.getValue().getDefiningOp<LLVM::FPTruncOp>();
+      // A lane written twice keeps its last value: the one seen first.
+      if (!source) {
+        if (!trunc || !trunc.getArg().getType().isF32())
+          return failure();
+        source = trunc.getArg();
+        ++found;
+      }
+      vector = insert.getVector();
+    }
+    if (found != n ||
+        !isa_and_nonnull<LLVM::UndefOp, LLVM::PoisonOp>(vector.getDefiningOp()))
+      return failure();
+    Location loc = op.getLoc();
+    auto i32 = rewriter.getI32Type();
+    Value wide = LLVM::PoisonOp::create(
+        rewriter, loc, VectorType::get({n}, rewriter.getF32Type()));
+    for (int64_t i = 0; i < n; ++i)
+      wide = LLVM::InsertElementOp::create(
+          rewriter, loc, wide, sources[i],
+          LLVM::ConstantOp::create(rewriter, loc, i32, i));
+    rewriter.replaceOpWithNewOp<LLVM::FPTruncOp>(op, type, wide);
+    return success();
+  }
+};
+
 struct TilePairTruncationsPass
     : impl::TilePairTruncationsBase<TilePairTruncationsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<PairedTruncation>(&getContext());
+    patterns.add<PairedTruncation, VectorOfTruncations>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

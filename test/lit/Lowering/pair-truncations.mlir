@@ -59,6 +59,75 @@ llvm.func @f16_pair_swapped(%a: f32, %b: f32) -> i32 {
   llvm.return %r : i32
 }
 
+// A packing loop that shifts every element, the first by 0.
+// CHECK-LABEL: llvm.func @shifted_by_zero(
+// CHECK: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK-NOT: llvm.or
+llvm.func @shifted_by_zero(%a: f32, %b: f32) -> i32 {
+  %c0 = llvm.mlir.constant(0 : i32) : i32
+  %c16 = llvm.mlir.constant(16 : i32) : i32
+  %ta = llvm.fptrunc %a : f32 to bf16
+  %tb = llvm.fptrunc %b : f32 to bf16
+  %ia = llvm.bitcast %ta : bf16 to i16
+  %ib = llvm.bitcast %tb : bf16 to i16
+  %za = llvm.zext %ia : i16 to i32
+  %zb = llvm.zext %ib : i16 to i32
+  %la = llvm.shl %za, %c0 : i32
+  %hb = llvm.shl %zb, %c16 : i32
+  %r = llvm.or %la, %hb : i32
+  llvm.return %r : i32
+}
+
+// A vector of bf16 built lane by lane from truncations (a tile's store):
+// one truncation of the vector of f32, lanes in their places.
+// CHECK-LABEL: llvm.func @vector_of_truncations(
+// CHECK-SAME: %[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %[[D:.*]]: f32
+// CHECK: %[[I0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK: %[[V0:.*]] = llvm.insertelement %[[C]], %{{.*}}[%[[I0]] : i32] : vector<4xf32>
+// CHECK: llvm.insertelement %[[A]]
+// CHECK: llvm.insertelement %[[D]]
+// CHECK: llvm.insertelement %[[B]]
+// CHECK: %[[T:.*]] = llvm.fptrunc %{{.*}} : vector<4xf32> to vector<4xbf16>
+// CHECK: llvm.store %[[T]]
+llvm.func @vector_of_truncations(%a: f32, %b: f32, %c: f32, %d: f32, %p: !llvm.ptr<3>) {
+  %i0 = llvm.mlir.constant(0 : i32) : i32
+  %i1 = llvm.mlir.constant(1 : i32) : i32
+  %i2 = llvm.mlir.constant(2 : i32) : i32
+  %i3 = llvm.mlir.constant(3 : i32) : i32
+  %u = llvm.mlir.undef : vector<4xbf16>
+  %ta = llvm.fptrunc %a : f32 to bf16
+  %tb = llvm.fptrunc %b : f32 to bf16
+  %tc = llvm.fptrunc %c : f32 to bf16
+  %td = llvm.fptrunc %d : f32 to bf16
+  %v0 = llvm.insertelement %ta, %u[%i1 : i32] : vector<4xbf16>
+  %v1 = llvm.insertelement %tb, %v0[%i3 : i32] : vector<4xbf16>
+  %v2 = llvm.insertelement %tc, %v1[%i0 : i32] : vector<4xbf16>
+  %v3 = llvm.insertelement %td, %v2[%i2 : i32] : vector<4xbf16>
+  llvm.store %v3, %p : vector<4xbf16>, !llvm.ptr<3>
+  llvm.return
+}
+
+// Left alone: a vector with a lane not written, or one not truncated.
+// CHECK-LABEL: llvm.func @not_vectors(
+// CHECK-NOT: vector<2xf32>
+// CHECK-NOT: vector<4xf32>
+// CHECK: llvm.return
+llvm.func @not_vectors(%a: f32, %b: f32, %h: bf16, %p: !llvm.ptr<3>) {
+  %i0 = llvm.mlir.constant(0 : i32) : i32
+  %i1 = llvm.mlir.constant(1 : i32) : i32
+  %u = llvm.mlir.undef : vector<4xbf16>
+  %u2 = llvm.mlir.undef : vector<2xbf16>
+  %ta = llvm.fptrunc %a : f32 to bf16
+  %tb = llvm.fptrunc %b : f32 to bf16
+  %v0 = llvm.insertelement %ta, %u[%i0 : i32] : vector<4xbf16>
+  %v1 = llvm.insertelement %tb, %v0[%i1 : i32] : vector<4xbf16>
+  llvm.store %v1, %p : vector<4xbf16>, !llvm.ptr<3>
+  %w0 = llvm.insertelement %ta, %u2[%i0 : i32] : vector<2xbf16>
+  %w1 = llvm.insertelement %h, %w0[%i1 : i32] : vector<2xbf16>
+  llvm.store %w1, %p : vector<2xbf16>, !llvm.ptr<3>
+  llvm.return
+}
+
 // Left alone: a shift other than 16, halves of different types, a half
 // that is not truncated from f32.
 // CHECK-LABEL: llvm.func @not_pairs(
