@@ -157,7 +157,11 @@ struct TilePairTruncationsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<PairedTruncation, VectorOfTruncations>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // A peephole: leave the blocks as they are.
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
   }
 };

@@ -74,7 +74,8 @@ FailureOr<std::string> emitPtx(ModuleOp module, const std::string &chip,
   }
   // PTX ISA 8.0: the oldest that has sm_90a, and what CUDA 12+ drivers JIT.
   llvm::TargetOptions targetOptions;
-  // Standard fuses only llvm.fmuladd, which the lowering never emits.
+  // Standard fuses only llvm.fmuladd and operations marked `contract`,
+  // which the lowering never emits.
   targetOptions.AllowFPOpFusion =
       fuseMultiplyAdd ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(

@@ -13,9 +13,9 @@
 // OFF-NOT: fma.rn.f32
 // OFF: ret;
 // FMA-LABEL: .entry complex_real(
-// FMA-NOT: sub.rn.f32
+// FMA-NOT: {{(sub|add)(\.rn)?\.f32}}
 // FMA: fma.rn.f32
-// FMA-NOT: sub.rn.f32
+// FMA-NOT: {{(sub|add)(\.rn)?\.f32}}
 // FMA: ret;
 module attributes {tile.num_warps = 4 : i32} {
 tile.kernel @complex_real(%a: !tile.view<?xf32>, %b: !tile.view<?xf32>, %c: !tile.view<?xf32>, %d: !tile.view<?xf32>, %y: !tile.view<?xf32>) {

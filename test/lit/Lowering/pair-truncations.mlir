@@ -2,7 +2,7 @@
 // into one 32-bit word, low half first, become one truncation of a
 // two-lane vector: PTX cvt.rn.bf16x2.f32 instead of two cvt.rn.bf16.f32
 // and a pack. Anything else is left alone.
-// RUN: tile-opt %s --tile-pair-truncations | FileCheck %s
+// RUN: tile-opt %s --tile-pair-truncations --cse | FileCheck %s
 // Through tile-compile (--pair-truncations): the packed A operand of the
 // register-A wgmma converts in pairs, with no single conversion left.
 // RUN: tile-compile %S/wgmma-register-a.mlir --target sm_90a --pair-truncations | FileCheck %s --check-prefix=PTX
@@ -13,15 +13,20 @@
 // PTX: cvt.rn.bf16x2.f32
 // PTX-NOT: cvt.rn.bf16.f32
 // PTX: wgmma.fence.sync.aligned;
+// PTX-NOT: cvt.rn.bf16.f32
+// PTX: ret;
 // OFF-LABEL: .entry chain_loop(
 // OFF: cvt.rn.bf16.f32
 // OFF-NOT: cvt.rn.bf16x2.f32
 // OFF: wgmma.fence.sync.aligned;
 
+// The low half (shifted by nothing) is lane 0.
 // CHECK-LABEL: llvm.func @bf16_pair(
 // CHECK-SAME: %[[A:.*]]: f32, %[[B:.*]]: f32)
-// CHECK: %[[V0:.*]] = llvm.insertelement %[[A]], %{{.*}}[%{{.*}} : i32] : vector<2xf32>
-// CHECK: %[[V1:.*]] = llvm.insertelement %[[B]], %[[V0]][%{{.*}} : i32] : vector<2xf32>
+// CHECK-DAG: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[V0:.*]] = llvm.insertelement %[[A]], %{{.*}}[%[[C0]] : i32] : vector<2xf32>
+// CHECK: %[[V1:.*]] = llvm.insertelement %[[B]], %[[V0]][%[[C1]] : i32] : vector<2xf32>
 // CHECK: %[[T:.*]] = llvm.fptrunc %[[V1]] : vector<2xf32> to vector<2xbf16>
 // CHECK: %[[R:.*]] = llvm.bitcast %[[T]] : vector<2xbf16> to i32
 // CHECK-NOT: llvm.or
@@ -42,8 +47,10 @@ llvm.func @bf16_pair(%a: f32, %b: f32) -> i32 {
 // The shifted half first in the or, and f16.
 // CHECK-LABEL: llvm.func @f16_pair_swapped(
 // CHECK-SAME: %[[A:.*]]: f32, %[[B:.*]]: f32)
-// CHECK: llvm.insertelement %[[A]]
-// CHECK: llvm.insertelement %[[B]]
+// CHECK-DAG: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.insertelement %[[A]], %{{.*}}[%[[C0]] : i32]
+// CHECK: llvm.insertelement %[[B]], %{{.*}}[%[[C1]] : i32]
 // CHECK: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xf16>
 // CHECK-NOT: llvm.or
 llvm.func @f16_pair_swapped(%a: f32, %b: f32) -> i32 {
@@ -61,6 +68,11 @@ llvm.func @f16_pair_swapped(%a: f32, %b: f32) -> i32 {
 
 // A packing loop that shifts every element, the first by 0.
 // CHECK-LABEL: llvm.func @shifted_by_zero(
+// CHECK-SAME: %[[A:.*]]: f32, %[[B:.*]]: f32)
+// CHECK-DAG: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.insertelement %[[A]], %{{.*}}[%[[C0]] : i32]
+// CHECK: llvm.insertelement %[[B]], %{{.*}}[%[[C1]] : i32]
 // CHECK: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
 // CHECK-NOT: llvm.or
 llvm.func @shifted_by_zero(%a: f32, %b: f32) -> i32 {
@@ -82,11 +94,14 @@ llvm.func @shifted_by_zero(%a: f32, %b: f32) -> i32 {
 // one truncation of the vector of f32, lanes in their places.
 // CHECK-LABEL: llvm.func @vector_of_truncations(
 // CHECK-SAME: %[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %[[D:.*]]: f32
-// CHECK: %[[I0:.*]] = llvm.mlir.constant(0 : i32)
-// CHECK: %[[V0:.*]] = llvm.insertelement %[[C]], %{{.*}}[%[[I0]] : i32] : vector<4xf32>
-// CHECK: llvm.insertelement %[[A]]
-// CHECK: llvm.insertelement %[[D]]
-// CHECK: llvm.insertelement %[[B]]
+// CHECK-DAG: %[[I0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-DAG: %[[I1:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK-DAG: %[[I2:.*]] = llvm.mlir.constant(2 : i32)
+// CHECK-DAG: %[[I3:.*]] = llvm.mlir.constant(3 : i32)
+// CHECK: llvm.insertelement %[[C]], %{{.*}}[%[[I0]] : i32] : vector<4xf32>
+// CHECK: llvm.insertelement %[[A]], %{{.*}}[%[[I1]] : i32] : vector<4xf32>
+// CHECK: llvm.insertelement %[[D]], %{{.*}}[%[[I2]] : i32] : vector<4xf32>
+// CHECK: llvm.insertelement %[[B]], %{{.*}}[%[[I3]] : i32] : vector<4xf32>
 // CHECK: %[[T:.*]] = llvm.fptrunc %{{.*}} : vector<4xf32> to vector<4xbf16>
 // CHECK: llvm.store %[[T]]
 llvm.func @vector_of_truncations(%a: f32, %b: f32, %c: f32, %d: f32, %p: !llvm.ptr<3>) {
@@ -104,6 +119,51 @@ llvm.func @vector_of_truncations(%a: f32, %b: f32, %c: f32, %d: f32, %p: !llvm.p
   %v2 = llvm.insertelement %tc, %v1[%i0 : i32] : vector<4xbf16>
   %v3 = llvm.insertelement %td, %v2[%i2 : i32] : vector<4xbf16>
   llvm.store %v3, %p : vector<4xbf16>, !llvm.ptr<3>
+  llvm.return
+}
+
+// A lane written twice counts its last value: a truncation over an
+// earlier lane that was not one still pairs. Written the other way round,
+// the chain is already whole (and truncated) before the last write, which
+// then replaces lane 0 of the paired result.
+// CHECK-LABEL: llvm.func @written_twice(
+// CHECK-SAME: %[[A:.*]]: f32, %[[B:.*]]: f32
+// CHECK-DAG: %[[I0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-DAG: %[[I1:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK: llvm.insertelement %[[B]], %{{.*}}[%[[I0]] : i32] : vector<2xf32>
+// CHECK: llvm.insertelement %[[A]], %{{.*}}[%[[I1]] : i32] : vector<2xf32>
+// CHECK: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK-LABEL: llvm.func @overwritten(
+// CHECK-SAME: %[[A:.*]]: f32, %[[B:.*]]: f32, %[[H:.*]]: bf16
+// CHECK-DAG: %[[I0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-DAG: %[[I1:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK: llvm.insertelement %[[A]], %{{.*}}[%[[I0]] : i32] : vector<2xf32>
+// CHECK: llvm.insertelement %[[B]], %{{.*}}[%[[I1]] : i32] : vector<2xf32>
+// CHECK: %[[T:.*]] = llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK: %[[V:.*]] = llvm.insertelement %[[H]], %[[T]][%[[I0]] : i32] : vector<2xbf16>
+// CHECK: llvm.store %[[V]]
+llvm.func @written_twice(%a: f32, %b: f32, %h: bf16, %p: !llvm.ptr<3>) {
+  %i0 = llvm.mlir.constant(0 : i32) : i32
+  %i1 = llvm.mlir.constant(1 : i32) : i32
+  %u = llvm.mlir.poison : vector<2xbf16>
+  %ta = llvm.fptrunc %a : f32 to bf16
+  %tb = llvm.fptrunc %b : f32 to bf16
+  %v0 = llvm.insertelement %h, %u[%i0 : i32] : vector<2xbf16>
+  %v1 = llvm.insertelement %ta, %v0[%i1 : i32] : vector<2xbf16>
+  %v2 = llvm.insertelement %tb, %v1[%i0 : i32] : vector<2xbf16>
+  llvm.store %v2, %p : vector<2xbf16>, !llvm.ptr<3>
+  llvm.return
+}
+llvm.func @overwritten(%a: f32, %b: f32, %h: bf16, %p: !llvm.ptr<3>) {
+  %i0 = llvm.mlir.constant(0 : i32) : i32
+  %i1 = llvm.mlir.constant(1 : i32) : i32
+  %u = llvm.mlir.poison : vector<2xbf16>
+  %ta = llvm.fptrunc %a : f32 to bf16
+  %tb = llvm.fptrunc %b : f32 to bf16
+  %v0 = llvm.insertelement %ta, %u[%i0 : i32] : vector<2xbf16>
+  %v1 = llvm.insertelement %tb, %v0[%i1 : i32] : vector<2xbf16>
+  %v2 = llvm.insertelement %h, %v1[%i0 : i32] : vector<2xbf16>
+  llvm.store %v2, %p : vector<2xbf16>, !llvm.ptr<3>
   llvm.return
 }
 
