@@ -1029,7 +1029,11 @@ SmallVector<Value> throughAsm(OpBuilder &b, Location loc, ValueRange values,
 }
 
 struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
-  using OpConversionPattern::OpConversionPattern;
+  WarpgroupMmaLowering(TileTypeConverter &converter, MLIRContext *ctx,
+                       bool stepDescriptors)
+      : OpConversionPattern(converter, ctx), stepDescriptors(stepDescriptors) {}
+  bool stepDescriptors;
+
   LogicalResult
   matchAndRewrite(tile::WarpgroupMmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -1133,6 +1137,25 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
                        transB ? kMajor(0, instrN, n, spanB, perSlabB)
                               : mnMajor(0, instrN, spanB, perSlabB))));
     }
+    // With stepDescriptors, desc(addr + off) = desc(addr) + off / 16 for
+    // the 16-byte multiples a K step moves by (the start address field is
+    // addr >> 4, below 2^14 in the shared window, so it never carries): one
+    // 64-bit add to the operand's base descriptor instead of an add, a
+    // shift and an or, which SASS runs as six uniform instructions.
+    Value aDesc = registerA || !stepDescriptors
+                      ? Value()
+                      : descriptor(rewriter, loc, aAddr, 0, highA);
+    Value bDesc =
+        stepDescriptors ? descriptor(rewriter, loc, bAddr, 0, highB) : Value();
+    auto stepDescriptor = [&](Value base, Value addr, int64_t offset,
+                              uint64_t high) -> Value {
+      if (!base || offset % 16 != 0)
+        return descriptor(rewriter, loc, addr, offset, high);
+      if (offset == 0)
+        return base;
+      return LLVM::AddOp::create(rewriter, loc, base,
+                                 i64Const(rewriter, loc, offset / 16));
+    };
 
     SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getAcc());
     const bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
@@ -1191,11 +1214,11 @@ struct WarpgroupMmaLowering : OpConversionPattern<tile::WarpgroupMmaOp> {
             aText += "}";
             idx += 4;
           } else {
-            operands.push_back(descriptor(rewriter, loc, aAddr, offA, highA));
+            operands.push_back(stepDescriptor(aDesc, aAddr, offA, highA));
             constraints += ",l";
             aText = "$" + std::to_string(idx++);
           }
-          operands.push_back(descriptor(rewriter, loc, bAddr, offB, highB));
+          operands.push_back(stepDescriptor(bDesc, bAddr, offB, highB));
           constraints += ",l";
           // Register A has no transpose immediate, tf32 neither.
           std::string trans;
@@ -1256,13 +1279,14 @@ struct WarpgroupMmaWaitLowering
 
 void populateAsyncToLLVMPatterns(TileTypeConverter &converter,
                                  RewritePatternSet &patterns,
-                                 bool storeMatrices) {
+                                 bool storeMatrices, bool stepDescriptors) {
   patterns.add<LocalAllocLowering>(converter, patterns.getContext(),
                                    storeMatrices);
   patterns.add<LocalLoadLowering, LocalIndexLowering, BarrierAllocLowering,
                BarrierWaitLowering, SyncThreadsLowering, AsyncLoadLowering,
-               WarpgroupMmaLowering, WarpgroupMmaWaitLowering>(
-      converter, patterns.getContext());
+               WarpgroupMmaWaitLowering>(converter, patterns.getContext());
+  patterns.add<WarpgroupMmaLowering>(converter, patterns.getContext(),
+                                     stepDescriptors);
 }
 
 Value scratchBase(OpBuilder &b, Location loc, Operation *op) {

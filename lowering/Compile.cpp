@@ -62,6 +62,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   lowering.storeMatrices = options.storeMatrices;
   lowering.scratchLifetimes = options.scratchLifetimes;
   lowering.minBlocksPerSm = options.minBlocksPerSm;
+  lowering.stepDescriptors = options.stepDescriptors;
   pm.addPass(createConvertTileToLLVM(lowering));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createTileFinalizeLLVM());

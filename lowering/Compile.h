@@ -40,6 +40,9 @@ struct CompileOptions {
   /// every mul and add is .rn, which ptxas may not fuse either (the conv
   /// inner pass and the SSD walk run no fma at all). Off until timed.
   bool fuseMultiplyAdd = false;
+  /// convert-tile-to-llvm step-descriptors: each K step's wgmma descriptor
+  /// is one add to its operand's base descriptor. Off until timed.
+  bool stepDescriptors = false;
   /// Let exchanges XOR-swizzle their shared-memory scratch where the
   /// bank-conflict model says it pays (convert-tile-to-llvm).
   bool swizzleExchanges = true;

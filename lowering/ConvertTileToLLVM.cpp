@@ -85,7 +85,8 @@ struct ConvertTileToLLVMPass
     populateMemoryToLLVMPatterns(converter, patterns);
     populateElementwiseToLLVMPatterns(converter, patterns);
     populateExchangeToLLVMPatterns(converter, patterns, swizzleExchanges);
-    populateAsyncToLLVMPatterns(converter, patterns, storeMatrices);
+    populateAsyncToLLVMPatterns(converter, patterns, storeMatrices,
+                                stepDescriptors);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

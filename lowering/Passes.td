@@ -26,6 +26,9 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "mlir::ModuleOp"> {
     Option<"scratchLifetimes", "scratch-lifetimes", "bool", "false",
            "place the scratch of exchanges by lifetime, like buffers, "
            "rather than one region under every buffer">,
+    Option<"stepDescriptors", "step-descriptors", "bool", "false",
+           "build each K step's wgmma descriptor as one add to its "
+           "operand's base descriptor rather than from the address">,
     Option<"minBlocksPerSm", "min-blocks-per-sm", "unsigned", "0",
            "ask ptxas for registers that fit this many blocks of each "
            "kernel on an SM (nvvm.minctasm, PTX .minnctapersm; 0: none)">

@@ -32,10 +32,13 @@ void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 
 /// Shared-memory buffers, mbarriers, TMA copies and wgmma; `storeMatrices`
-/// writes 16-bit mma fragments to swizzled buffers with stmatrix (sm_90a).
+/// writes 16-bit mma fragments to swizzled buffers with stmatrix (sm_90a);
+/// `stepDescriptors` builds a K step's wgmma descriptor as one add to its
+/// operand's base descriptor.
 void populateAsyncToLLVMPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns,
-                                 bool storeMatrices = false);
+                                 bool storeMatrices = false,
+                                 bool stepDescriptors = false);
 
 /// Bytes of shared-memory scratch `op` needs (0 for ops that need none).
 int64_t sharedScratchBytes(mlir::Operation *op);

@@ -62,7 +62,9 @@ int main(int argc, char **argv) {
       {"--early-refill", &tessera::lowering::CompileOptions::earlyRefill, true},
       {"--pair-truncations",
        &tessera::lowering::CompileOptions::pairTruncations, true},
-      {"--fma", &tessera::lowering::CompileOptions::fuseMultiplyAdd, true}};
+      {"--fma", &tessera::lowering::CompileOptions::fuseMultiplyAdd, true},
+      {"--step-descriptors",
+       &tessera::lowering::CompileOptions::stepDescriptors, true}};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -104,7 +106,7 @@ int main(int argc, char **argv) {
                    "[--wgmma-along-n] [--no-wgmma-register-a] [--wgmma-tf32] "
                    "[--scratch-lifetimes] [--no-hoist-invariants] "
                    "[--no-defer-mma-waits] [--early-refill] "
-                   "[--pair-truncations] [--fma] "
+                   "[--pair-truncations] [--fma] [--step-descriptors] "
                    "[--min-blocks-per-sm N] [-o out.ptx] [--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))

@@ -6,6 +6,24 @@
 // RUN: tessera print gemm --dtype f16 | tile-compile - --target sm_80 | FileCheck %s --check-prefix=SM80
 // RUN: tessera print gemm --dtype bf16 --tile 64x64x32 | tile-compile - --target sm_90a --num-warps 8 --wgmma-along-n --info %t.n.json | FileCheck %s --check-prefix=ALONGN
 // RUN: FileCheck %s --input-file %t.n.json --check-prefix=ALONGN-INFO
+// RUN: tessera print gemm --dtype bf16 --tile 128x256x64 | tile-compile - --target sm_90a --num-warps 8 | FileCheck %s --check-prefix=NOSTEP
+// RUN: tessera print gemm --dtype bf16 --tile 128x256x64 | tile-compile - --target sm_90a --num-warps 8 --step-descriptors | FileCheck %s --check-prefix=STEP
+
+// The B operand's K steps (2048 bytes apart: 128 in the start address
+// field). By default each descriptor is rebuilt from its address (add,
+// shift, or); with --step-descriptors the steps are adds to the first.
+// NOSTEP-LABEL: .entry gemm_bf16_f32_128x256x64(
+// NOSTEP: wgmma.fence.sync.aligned;
+// NOSTEP-NOT: add.s64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 128;
+// NOSTEP-COUNT-4: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 4611686293338849280;
+// NOSTEP-NOT: add.s64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 128;
+// NOSTEP: wgmma.mma_async
+// STEP-LABEL: .entry gemm_bf16_f32_128x256x64(
+// STEP: or.b64 [[D:%rd[0-9]+]], {{%rd[0-9]+}}, 4611686293338849280;
+// STEP: add.s64 {{%rd[0-9]+}}, [[D]], 128;
+// STEP: add.s64 {{%rd[0-9]+}}, [[D]], 256;
+// STEP: add.s64 {{%rd[0-9]+}}, [[D]], 384;
+// STEP: wgmma.mma_async
 
 // CHECK: .extern .shared .align 1024 .b8 tessera_smem[];
 // CHECK-LABEL: .entry gemm_bf16_f32_128x256x64(
