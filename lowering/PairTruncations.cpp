@@ -58,6 +58,22 @@ LLVM::FPTruncOp truncationOf(Value v) {
   return trunc;
 }
 
+/// fptrunc of the f32 vector <sources[0], sources[1], ...> to `half`
+/// lanes: N / 2 paired conversions in PTX.
+Value truncateLanes(PatternRewriter &rewriter, Location loc,
+                    ArrayRef<Value> sources, Type half) {
+  auto i32 = rewriter.getI32Type();
+  const int64_t n = sources.size();
+  Value wide = LLVM::PoisonOp::create(
+      rewriter, loc, VectorType::get({n}, rewriter.getF32Type()));
+  for (int64_t i = 0; i < n; ++i)
+    wide = LLVM::InsertElementOp::create(
+        rewriter, loc, wide, sources[i],
+        LLVM::ConstantOp::create(rewriter, loc, i32, i));
+  return LLVM::FPTruncOp::create(rewriter, loc, VectorType::get({n}, half),
+                                 wide);
+}
+
 struct PairedTruncation : OpRewritePattern<LLVM::OrOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -80,21 +96,11 @@ struct PairedTruncation : OpRewritePattern<LLVM::OrOp> {
       if (lo->getBlock() == hi->getBlock())
         rewriter.setInsertionPointAfter(
             lo->isBeforeInBlock(hi) ? hi.getOperation() : lo.getOperation());
-      Type halfType = lo.getType();
       Location loc = op.getLoc();
-      auto i32 = rewriter.getI32Type();
-      auto pair = VectorType::get({2}, rewriter.getF32Type());
-      Value v = LLVM::PoisonOp::create(rewriter, loc, pair);
-      v = LLVM::InsertElementOp::create(
-          rewriter, loc, v, lo.getArg(),
-          LLVM::ConstantOp::create(rewriter, loc, i32, 0));
-      v = LLVM::InsertElementOp::create(
-          rewriter, loc, v, hi.getArg(),
-          LLVM::ConstantOp::create(rewriter, loc, i32, 1));
-      Value halves = LLVM::FPTruncOp::create(rewriter, loc,
-                                             VectorType::get({2}, halfType), v);
-      Value word = LLVM::BitcastOp::create(rewriter, loc, i32, halves);
-      rewriter.replaceOp(op, word);
+      Value halves = truncateLanes(rewriter, loc, {lo.getArg(), hi.getArg()},
+                                   lo.getType());
+      rewriter.replaceOp(op, LLVM::BitcastOp::create(
+                                 rewriter, loc, rewriter.getI32Type(), halves));
       return success();
     }
     return failure();
@@ -139,15 +145,8 @@ struct VectorOfTruncations : OpRewritePattern<LLVM::InsertElementOp> {
     if (found != n ||
         !isa_and_nonnull<LLVM::UndefOp, LLVM::PoisonOp>(vector.getDefiningOp()))
       return failure();
-    Location loc = op.getLoc();
-    auto i32 = rewriter.getI32Type();
-    Value wide = LLVM::PoisonOp::create(
-        rewriter, loc, VectorType::get({n}, rewriter.getF32Type()));
-    for (int64_t i = 0; i < n; ++i)
-      wide = LLVM::InsertElementOp::create(
-          rewriter, loc, wide, sources[i],
-          LLVM::ConstantOp::create(rewriter, loc, i32, i));
-    rewriter.replaceOpWithNewOp<LLVM::FPTruncOp>(op, type, wide);
+    rewriter.replaceOp(op, truncateLanes(rewriter, op.getLoc(), sources,
+                                         type.getElementType()));
     return success();
   }
 };

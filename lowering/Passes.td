@@ -57,7 +57,9 @@ def TilePairTruncations : Pass<"tile-pair-truncations", "mlir::ModuleOp"> {
     conversions (cvt.rn.bf16.f32, F2F) and a pack. Where both halves are
     such truncations of f32 values, the pair becomes one fptrunc of
     vector<2xf32> bitcast to i32: cvt.rn.bf16x2.f32 (or .f16x2), one
-    instruction. Runs on LLVM dialect, after tile-finalize-llvm.
+    instruction. A vector of bf16 or f16 built lane by lane from such
+    truncations (a 16-bit tile's store) likewise becomes one truncation of
+    the f32 vector. Runs on LLVM dialect, after tile-finalize-llvm.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
