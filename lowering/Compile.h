@@ -28,20 +28,23 @@ struct CompileOptions {
   unsigned stages = 4;
   /// tile-pipeline early-refill: refill a stage at the top of the next
   /// iteration where no wgmma group stays in flight across iterations (one
-  /// more iteration of lead for the same shared memory). Off until timed.
+  /// more iteration of lead for the same shared memory). Off by default; the
+  /// SSD library and conv at 64K turn it on (measured).
   bool earlyRefill = false;
   /// tile-pair-truncations: two f32 packed into one word of bf16 or f16
-  /// convert in one cvt.rn.bf16x2.f32. Off until timed: ptxas allocates
-  /// some kernels worse with it (conv 16K inner pass: 247 registers -> 255
-  /// and 24 bytes spilled).
+  /// convert in one cvt.rn.bf16x2.f32. Off by default: ptxas allocates
+  /// some kernels worse with it alone (conv 64K inner pass spills); the SSD
+  /// library and conv 1K to 16K turn it on with fma and step descriptors.
   bool pairTruncations = false;
   /// Let the NVPTX backend contract a multiply and the add it feeds into
-  /// one fma (LLVM's FPOpFusion::Fast; nvcc's default --fmad=true). Off:
-  /// every mul and add is .rn, which ptxas may not fuse either (the conv
-  /// inner pass and the SSD walk run no fma at all). Off until timed.
+  /// one fma (LLVM's FPOpFusion::Fast; nvcc's default --fmad=true).
+  /// Without it every mul and add is .rn, which ptxas may not fuse either (the
+  /// conv inner pass and the SSD walk run no fma at all). Off by default; on in
+  /// the SSD library and conv 1K to 16K (bench/RESULTS.md, 2026-12-02).
   bool fuseMultiplyAdd = false;
   /// convert-tile-to-llvm step-descriptors: each K step's wgmma descriptor
-  /// is one add to its operand's base descriptor. Off until timed.
+  /// is one add to its operand's base descriptor. Off by default; on in the
+  /// SSD library and conv 1K to 16K (dstate 256 1.98 -> 1.47 ms alone).
   bool stepDescriptors = false;
   /// Let exchanges XOR-swizzle their shared-memory scratch where the
   /// bank-conflict model says it pays (convert-tile-to-llvm).

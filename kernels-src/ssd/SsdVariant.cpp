@@ -154,6 +154,15 @@ FusedCompile fusedCompile(const Variant &v) {
   // heads in 8 groups 0.647 -> 0.575, dstate 64 and 2 x 16K unchanged
   // (bench/RESULTS.md, 2026-12-02).
   c.earlyRefill = true;
+  // Paired f32 -> 16-bit conversions, fma, and wgmma descriptors stepped
+  // from a base: fewer conversion, multiply and uniform-datapath
+  // instructions, and at dstate 256 fewer spills (116 -> 8 bytes). H200,
+  // bf16, all three: 2.7B 0.841 -> 0.762 ms, dstate 64 0.701 -> 0.653,
+  // dstate 256 1.977 -> 1.413, 64 heads in 8 groups 0.575 -> 0.514
+  // (bench/RESULTS.md, 2026-12-02).
+  c.pairTruncations = true;
+  c.fuseMultiplyAdd = true;
+  c.stepDescriptors = true;
   return c;
 }
 
@@ -172,6 +181,12 @@ std::string compileFlags(const FusedCompile &c) {
     flags += " --no-hoist-invariants";
   if (c.earlyRefill)
     flags += " --early-refill";
+  if (c.pairTruncations)
+    flags += " --pair-truncations";
+  if (c.fuseMultiplyAdd)
+    flags += " --fma";
+  if (c.stepDescriptors)
+    flags += " --step-descriptors";
   return flags;
 }
 

@@ -89,6 +89,14 @@ struct FusedCompile {
   /// Refill a prefetch stage at the top of the next chunk instead of at
   /// the bottom of this one (tile-compile --early-refill).
   bool earlyRefill = false;
+  /// Convert f32 pairs to 16 bits in one cvt (tile-compile
+  /// --pair-truncations).
+  bool pairTruncations = false;
+  /// Contract multiply-adds into fma (tile-compile --fma).
+  bool fuseMultiplyAdd = false;
+  /// Step each K step's wgmma descriptor from its operand's base
+  /// descriptor (tile-compile --step-descriptors).
+  bool stepDescriptors = false;
 };
 FusedCompile fusedCompile(const Variant &variant);
 /// The same as tile-compile flags: "--stages 2 --no-swizzle --num-warps 4

@@ -483,6 +483,9 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
           options.scratchLifetimes = library.scratchLifetimes;
           options.hoistLoopInvariants = library.hoistLoopInvariants;
           options.earlyRefill = library.earlyRefill;
+          options.pairTruncations = library.pairTruncations;
+          options.fuseMultiplyAdd = library.fuseMultiplyAdd;
+          options.stepDescriptors = library.stepDescriptors;
         }
       }
       std::string error;

@@ -170,13 +170,16 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
   // What the kernel library passes tile-compile, as measured on the H200.
   EXPECT_EQ(flags(64), "--stages 3 --no-swizzle --num-warps 4 "
                        "--no-wgmma-register-a --scratch-lifetimes "
-                       "--no-hoist-invariants --early-refill");
+                       "--no-hoist-invariants --early-refill "
+                       "--pair-truncations --fma --step-descriptors");
   EXPECT_EQ(flags(128), "--stages 2 --no-swizzle --num-warps 4 --stmatrix "
                         "--scratch-lifetimes --no-hoist-invariants "
-                        "--early-refill");
+                        "--early-refill --pair-truncations --fma "
+                        "--step-descriptors");
   EXPECT_EQ(flags(256), "--stages 2 --no-swizzle --num-warps 8 "
                         "--wgmma-along-n --scratch-lifetimes "
-                        "--no-hoist-invariants --early-refill");
+                        "--no-hoist-invariants --early-refill "
+                        "--pair-truncations --fma --step-descriptors");
 }
 
 TEST(SsdFusedVariant, SegmentsForSmallGrids) {
@@ -230,13 +233,15 @@ TEST(SsdKernelLibrary, ExplainsWhatIsMissing) {
   EXPECT_CONTAINS(ssd::buildCommand(kShape, layer(), ssd::ElementType::bf16),
                   "tile-compile - --target sm_90a --stages 2 --no-swizzle "
                   "--num-warps 4 --stmatrix --scratch-lifetimes "
-                  "--no-hoist-invariants --early-refill -o "
+                  "--no-hoist-invariants --early-refill "
+                  "--pair-truncations --fma --step-descriptors -o "
                   "ssd_fused_bf16_q64_p64_n128");
   ssd::Shape wide = kShape;
   wide.dstate = 256;
   EXPECT_CONTAINS(ssd::buildCommand(wide, layer(), ssd::ElementType::bf16),
                   "--num-warps 8 --wgmma-along-n --scratch-lifetimes "
-                  "--no-hoist-invariants --early-refill -o "
+                  "--no-hoist-invariants --early-refill "
+                  "--pair-truncations --fma --step-descriptors -o "
                   "ssd_fused_bf16_q64_p64_n256_bias_softplus_D.ptx");
 }
 
