@@ -93,9 +93,14 @@ std::string validate(const Shape &s, ElementType dtype, Gates g,
 }
 
 namespace {
-/// How to compile the module `tessera print <what>` writes into a library.
-std::string compileCommand(const std::string &what) {
-  return "tessera print " + what + " | tile-compile - -o K.ptx --info K.json";
+/// How to compile the module `tessera print <what>` into a library folder:
+/// the files are named after the module's first kernel, which is how
+/// rt::KernelLibrary finds them.
+std::string compileCommand(const std::string &what, const std::string &flags,
+                           const std::string &firstKernel) {
+  return "tessera print " + what + " | tile-compile - --target sm_90a " +
+         (flags.empty() ? "" : flags + " ") + "-o " + firstKernel +
+         ".ptx --info " + firstKernel + ".json";
 }
 } // namespace
 
@@ -104,9 +109,14 @@ std::string buildCommand(int64_t seqlen, ElementType dtype, Gates g) {
                       : g.pre         ? "pre"
                       : g.post        ? "post"
                                       : "none";
+  // With the library's flags: a kernel built otherwise runs, but slower.
+  const Plan p = plan(seqlen);
   return compileCommand("conv --dtype " + std::string(name(dtype)) +
-                        " --seqlen " + std::to_string(seqlen) + " --gates " +
-                        gates);
+                            " --seqlen " + std::to_string(seqlen) +
+                            " --gates " + gates,
+                        compileFlags(p),
+                        kernelName(p.fused ? "conv_fused" : "conv_outer_fwd", p,
+                                   dtype, g.pre, g.post));
 }
 
 namespace {
@@ -138,7 +148,8 @@ std::string copyKernelName(ElementType dtype) {
   return std::string("conv_copy_rows_") + name(dtype);
 }
 std::string copyBuildCommand(ElementType dtype) {
-  return compileCommand("conv-copy --dtype " + std::string(name(dtype)));
+  return compileCommand("conv-copy --dtype " + std::string(name(dtype)), "",
+                        copyKernelName(dtype));
 }
 
 /// Every kernel a call launches is looked up before the first launch, so

@@ -159,6 +159,42 @@ std::array<int64_t, 3> outerGrid(const Plan &p, int64_t batch,
   return {p.M / p.outer / columnBlock(p), channels, batch};
 }
 
+std::string compileFlags(const Plan &p) {
+  // Warps: row-column plans hold 16 rows a warp (2 warps at 512, 4 at 1K
+  // and 2K: the left product's result is then the right product's A
+  // operand in registers), 8 at 4K (4 spill); 4 at 256; 16 at 8K and for
+  // the fused 16K kernel (lengths that are not powers of two; without the
+  // swizzle, whose registers make its spills worse). Three passes: 4 warps
+  // at 16K and 32K (row-column inner 1024), 8 at 64K (inner 4096).
+  int64_t warps = 4;
+  if (p.fused && p.M == 512)
+    warps = 2;
+  else if (p.M == 4096 || (!p.fused && p.M == 65536))
+    warps = 8;
+  else if (p.fused && p.M >= 8192)
+    warps = 16;
+  std::string flags = "--num-warps " + std::to_string(warps);
+  if (p.fused && p.M == 16384)
+    flags += " --no-swizzle";
+  // No LICM but at 1K: what it hoists spills (H200, bf16, 16 x 768: 2K
+  // 0.252 ms with LICM, 0.244 without; 64K 6.94 -> 6.53), except at 1K,
+  // whose registers it fits (0.139 with, 0.155 without). Session 10.
+  if (p.M != 1024)
+    flags += " --no-hoist-invariants";
+  // Early refill at 64K only: 4.24 -> 4.14 ms; 1K to 4K unchanged, 16K
+  // 3.01 -> 3.02 (session 15).
+  if (p.M == 65536)
+    flags += " --early-refill";
+  // Paired 16-bit conversions, fma and stepped wgmma descriptors from 1K to
+  // 16K (16 x 768, bf16: 1K 0.107 -> 0.097 ms, 2K 0.207 -> 0.178, 4K 0.633
+  // -> 0.627, 16K 3.008 -> 2.915); at 64K 4.13 -> 4.16, so not there. 256,
+  // 512, 8K, 32K and the fused 16K kernel are not timed with them yet
+  // (session 16).
+  if ((p.M >= 1024 && p.M <= 4096) || (!p.fused && p.M == 16384))
+    flags += " --pair-truncations --fma --step-descriptors";
+  return flags;
+}
+
 const char *name(ElementType type) {
   return type == ElementType::bf16 ? "bf16" : "f16";
 }

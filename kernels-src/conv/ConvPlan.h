@@ -148,6 +148,13 @@ ViewShape outerSequenceView(const Plan &plan, int64_t batch, int64_t channels);
 std::array<int64_t, 3> outerGrid(const Plan &plan, int64_t batch,
                                  int64_t channels);
 
+/// The tile-compile flags (after --target sm_90a) the kernel library
+/// compiles a plan's kernels with, as measured on the H200
+/// (bench/RESULTS.md): warps, the exchange swizzle, LICM, early refill and
+/// the pairing, fma and descriptor options, per FFT size. The build script
+/// (`tessera conv-flags`) and buildCommand both take them from here.
+std::string compileFlags(const Plan &p);
+
 /// Element type of u, the gates and y.
 enum class ElementType { bf16, f16 };
 const char *name(ElementType type);

@@ -273,7 +273,9 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
                       goodArgs(s, {}));
   EXPECT_FALSE(st.ok);
   EXPECT_CONTAINS(st.message, "conv_copy_rows_bf16");
-  EXPECT_CONTAINS(st.message, "tessera print conv-copy --dtype bf16");
+  EXPECT_CONTAINS(st.message, "tessera print conv-copy --dtype bf16 | "
+                              "tile-compile - --target sm_90a -o "
+                              "conv_copy_rows_bf16.ptx");
   EXPECT_EQ(get("launches"), 8);
 
   // With the copies but not the plan's kernels (the 1K library at 20000):
@@ -283,7 +285,12 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
                       goodArgs(s, {}));
   EXPECT_FALSE(st.ok);
   EXPECT_CONTAINS(st.message, "conv_outer_fwd_bf16_M32768");
-  EXPECT_CONTAINS(st.message, "--seqlen 20000 --gates none");
+  // With the library's flags, into the files the library looks for.
+  EXPECT_CONTAINS(st.message,
+                  "tessera print conv --dtype bf16 --seqlen 20000 --gates "
+                  "none | tile-compile - --target sm_90a --num-warps 4 "
+                  "--no-hoist-invariants -o conv_outer_fwd_bf16_M32768_o32_");
+  EXPECT_CONTAINS(st.message, "_rc.json");
   EXPECT_EQ(get("launches"), 8);
 }
 

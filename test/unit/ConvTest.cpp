@@ -517,6 +517,29 @@ TEST(ConvPlan, FftSizeAndPaths) {
   EXPECT_EQ(conv::plan(4, /*forceMultiPass=*/true).outer, 2);
 }
 
+TEST(ConvPlan, CompileFlagsPerLength) {
+  auto flags = [](int64_t seqlen) {
+    return conv::compileFlags(conv::plan(seqlen));
+  };
+  // What the kernel library passes tile-compile, as measured on the H200
+  // (bench/RESULTS.md): 1K keeps LICM, 64K refills early, 1K to 16K pair
+  // conversions, contract multiply-adds and step wgmma descriptors.
+  const std::string three = " --pair-truncations --fma --step-descriptors";
+  EXPECT_EQ(flags(256), "--num-warps 4 --no-hoist-invariants");
+  EXPECT_EQ(flags(512), "--num-warps 2 --no-hoist-invariants");
+  EXPECT_EQ(flags(1024), "--num-warps 4" + three);
+  EXPECT_EQ(flags(1000), flags(1024));
+  EXPECT_EQ(flags(2048), "--num-warps 4 --no-hoist-invariants" + three);
+  EXPECT_EQ(flags(4096), "--num-warps 8 --no-hoist-invariants" + three);
+  EXPECT_EQ(flags(8192), "--num-warps 16 --no-hoist-invariants");
+  // The fused M = 16384 kernel (not a power of two) against the passes.
+  EXPECT_EQ(flags(16382), "--num-warps 16 --no-swizzle --no-hoist-invariants");
+  EXPECT_EQ(flags(16384), "--num-warps 4 --no-hoist-invariants" + three);
+  EXPECT_EQ(flags(32768), "--num-warps 4 --no-hoist-invariants");
+  EXPECT_EQ(flags(20000), flags(32768));
+  EXPECT_EQ(flags(65536), "--num-warps 8 --no-hoist-invariants --early-refill");
+}
+
 //===----------------------------------------------------------------------===//
 // Kernels through the interpreter
 //===----------------------------------------------------------------------===//

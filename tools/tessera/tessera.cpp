@@ -53,6 +53,8 @@ int usage() {
          "[--options ...]  (tile-compile flags of the SSD library)\n"
          "       tessera print conv [--dtype T] [--seqlen L] [--gates "
          "none|pre|post|pre,post]\n"
+         "       tessera conv-flags [--seqlen L]  (tile-compile flags of the "
+         "conv library)\n"
          "       tessera print conv-baseline [--dtype T] [--gates ...] "
          "(the cuFFT baseline's elementwise kernels)\n"
          "       tessera print conv-copy [--dtype T] (padding and cropping "
@@ -497,6 +499,16 @@ int main(int argc, char **argv) {
       std::cout << ssd::compileFlags(ssd::fusedCompile(ssd::fusedVariantFor(
                        ssd::Shape{1, 1, 8, headdim, dstate, 1}, o, type)))
                 << "\n";
+      return 0;
+    }
+    if (cmd == "conv-flags") {
+      // The tile-compile flags the kernel library compiles the kernels of
+      // this length's plan with (scripts/build-conv-kernels.sh).
+      if (seqlen < 2 || seqlen > 65536) {
+        std::cerr << "error: --seqlen must be in [2, 65536]\n";
+        return 2;
+      }
+      std::cout << conv::compileFlags(conv::plan(seqlen)) << "\n";
       return 0;
     }
     if (cmd == "print") {
