@@ -20,8 +20,13 @@
 // RUN: %ptxas -arch=sm_80 -v %t.gemm80.ptx -o %t.gemm80.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print softmax --dtype f16 | tile-compile - --target sm_90a -o %t.softmax.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.softmax.ptx -o %t.softmax.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
-// The three passes at 16K as the library builds them: the inner pass's rows
-// arrive by cp.async (copied ahead), and no pass spills.
+// The three passes at 16K as the library builds them (`tessera conv-flags`,
+// checked by tools/conv-flags.mlir): the inner pass's rows arrive by
+// cp.async (copied ahead), and no pass spills.
+// RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors -o %t.conv16kl.ptx
+// RUN: FileCheck %s --input-file %t.conv16kl.ptx --check-prefix=CPASYNC
+// RUN: %ptxas -arch=sm_90a -v %t.conv16kl.ptx -o %t.conv16kl.cubin 2>&1 | FileCheck %s --check-prefixes=PASSES,NOINJECT
+// Without deferred waits, the same.
 // RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --no-defer-mma-waits -o %t.conv16k.ptx
 // RUN: FileCheck %s --input-file %t.conv16k.ptx --check-prefix=CPASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv16k.ptx -o %t.conv16k.cubin 2>&1 | FileCheck %s --check-prefixes=PASSES,NOINJECT
@@ -60,15 +65,18 @@
 // RUN: tessera print conv --dtype bf16 | tile-compile - --target sm_90a -o %t.conv.ptx
 // RUN: %ptxas -arch=sm_90a %t.conv.ptx -o %t.conv.cubin
 // The conv library's fused kernels at 512, 1K and 2K (row-column plans),
-// with the flags scripts/build-conv-kernels.sh gives them (no LICM but at
-// 1K): Tensor Core mma, no spills (2K with both gates still spills 60
-// bytes).
+// with the flags `tessera conv-flags` gives them at 512 and 1K (2K as
+// before session 16: with the library's pairing, fma and descriptor
+// options it spills 16 bytes, 68 with both gates): Tensor Core mma, no
+// spills. The gated 1K kernel too, with the library's flags.
 // RUN: tessera print conv --dtype bf16 --seqlen 512 --gates pre,post | tile-compile - --target sm_90a --num-warps 2 --no-hoist-invariants -o %t.conv512.ptx
 // RUN: FileCheck %s --input-file %t.conv512.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv512.ptx -o %t.conv512.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
-// RUN: tessera print conv --dtype f16 --seqlen 1024 --gates none | tile-compile - --target sm_90a --num-warps 4 -o %t.conv1k.ptx
+// RUN: tessera print conv --dtype f16 --seqlen 1024 --gates none | tile-compile - --target sm_90a --num-warps 4 --pair-truncations --fma --step-descriptors -o %t.conv1k.ptx
 // RUN: FileCheck %s --input-file %t.conv1k.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv1k.ptx -o %t.conv1k.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// RUN: tessera print conv --dtype bf16 --seqlen 1024 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --pair-truncations --fma --step-descriptors -o %t.conv1kg.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.conv1kg.ptx -o %t.conv1kg.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print conv --dtype bf16 --seqlen 2048 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants -o %t.conv2k.ptx
 // RUN: FileCheck %s --input-file %t.conv2k.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv2k.ptx -o %t.conv2k.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
@@ -86,11 +94,12 @@
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 -o %t.ssdfd.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdfd.ptx -o %t.ssdfd.cubin 2>&1 | FileCheck %s --check-prefixes=NOSERIAL,NOINJECT
 // At dstate 64 (three stages, no swizzle) it is spill-free, and at dstate
-// 64 and 128 with the kernel library's flags (`tessera ssd-flags`) too.
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 --no-swizzle --num-warps 4 --stmatrix --scratch-lifetimes --no-hoist-invariants -o %t.ssdlib128.ptx
+// 64 and 128 with the kernel library's flags (`tessera ssd-flags`, whose
+// output tools/ssd-flags.mlir checks) too.
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 --no-swizzle --num-warps 4 --stmatrix --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib128.ptx
 // RUN: FileCheck %s --input-file %t.ssdlib128.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib128.ptx -o %t.ssdlib128.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --no-swizzle --num-warps 4 --no-wgmma-register-a --scratch-lifetimes --no-hoist-invariants -o %t.ssdlib64.ptx
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --no-swizzle --num-warps 4 --no-wgmma-register-a --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib64.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib64.ptx -o %t.ssdlib64.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --no-swizzle -o %t.ssdf64l.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf64l.ptx -o %t.ssdf64l.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
