@@ -32,19 +32,20 @@ struct CompileOptions {
   /// SSD library and conv at 64K turn it on (measured).
   bool earlyRefill = false;
   /// tile-pair-truncations: two f32 packed into one word of bf16 or f16
-  /// convert in one cvt.rn.bf16x2.f32. Off by default: ptxas allocates
-  /// some kernels worse with it alone (conv 64K inner pass spills); the SSD
-  /// library and conv 1K to 16K turn it on with fma and step descriptors.
+  /// convert in one cvt.rn.bf16x2.f32. Off by default, like fma and step
+  /// descriptors: each moves ptxas's allocation of a kernel at its register
+  /// limit either way; the SSD library and conv 1K, 2K, 4K and the
+  /// three-pass 16K turn the three on together (conv::compileFlags).
   bool pairTruncations = false;
   /// Let the NVPTX backend contract a multiply and the add it feeds into
   /// one fma (LLVM's FPOpFusion::Fast; nvcc's default --fmad=true).
   /// Without it every mul and add is .rn, which ptxas may not fuse either (the
-  /// conv inner pass and the SSD walk run no fma at all). Off by default; on in
-  /// the SSD library and conv 1K to 16K (bench/RESULTS.md, 2026-12-02).
+  /// conv inner pass and the SSD walk run no fma at all). Off by default (alone
+  /// it made conv 2K spill and run slower); on with the other two (above).
   bool fuseMultiplyAdd = false;
   /// convert-tile-to-llvm step-descriptors: each K step's wgmma descriptor
-  /// is one add to its operand's base descriptor. Off by default; on in the
-  /// SSD library and conv 1K to 16K (dstate 256 1.98 -> 1.47 ms alone).
+  /// is one add to its operand's base descriptor. Off by default; on with
+  /// the other two (above; alone: SSD dstate 256 1.98 -> 1.47 ms).
   bool stepDescriptors = false;
   /// Let exchanges XOR-swizzle their shared-memory scratch where the
   /// bank-conflict model says it pays (convert-tile-to-llvm).

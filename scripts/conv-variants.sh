@@ -2,7 +2,7 @@
 # Compiles variants of the long convolution's kernels (warps, exchange
 # swizzle) into one kernel library folder per variant, and writes the script
 # that times them all in one run on the GPU host: how the per-length choice
-# in build-conv-kernels.sh was made (bench/RESULTS.md, 2026-12-01).
+# in conv::compileFlags was made (bench/RESULTS.md, 2026-12-01).
 #   scripts/conv-variants.sh TESSERA TILE_COMPILE OUTDIR [DTYPE] LEN:WARPS[:FLAGS] ...
 # FLAGS: tile-compile flags without their dashes, joined by commas
 # (no-swizzle, no-pipeline, stmatrix, wgmma-along-n; noswizzle is

@@ -94,8 +94,8 @@ std::string validate(const Shape &s, ElementType dtype, Gates g,
 
 namespace {
 /// How to compile the module `tessera print <what>` into a library folder:
-/// the files are named after the module's first kernel, which is how
-/// rt::KernelLibrary finds them.
+/// the files are named after the module's first kernel, as
+/// scripts/build-conv-kernels.sh names them (one pair per module).
 std::string compileCommand(const std::string &what, const std::string &flags,
                            const std::string &firstKernel) {
   return "tessera print " + what + " | tile-compile - --target sm_90a " +

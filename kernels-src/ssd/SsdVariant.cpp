@@ -159,7 +159,7 @@ FusedCompile fusedCompile(const Variant &v) {
   // instructions, and at dstate 256 fewer spills (116 -> 8 bytes). H200,
   // bf16, all three: 2.7B 0.841 -> 0.762 ms, dstate 64 0.701 -> 0.653,
   // dstate 256 1.977 -> 1.413, 64 heads in 8 groups 0.575 -> 0.514
-  // (bench/RESULTS.md, 2026-12-02).
+  // (bench/RESULTS.md, session 16).
   c.pairTruncations = true;
   c.fuseMultiplyAdd = true;
   c.stepDescriptors = true;

@@ -99,8 +99,8 @@ struct FusedCompile {
   bool stepDescriptors = false;
 };
 FusedCompile fusedCompile(const Variant &variant);
-/// The same as tile-compile flags: "--stages 2 --no-swizzle --num-warps 4
-/// --stmatrix".
+/// The same as tile-compile flags ("--stages 2 --no-swizzle --num-warps 4
+/// --stmatrix ..."; `tessera ssd-flags` prints them).
 std::string compileFlags(const FusedCompile &compile);
 Variant fusedVariantFor(const Shape &shape, const Options &options,
                         ElementType dtype);

@@ -289,8 +289,17 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
   EXPECT_CONTAINS(st.message,
                   "tessera print conv --dtype bf16 --seqlen 20000 --gates "
                   "none | tile-compile - --target sm_90a --num-warps 4 "
-                  "--no-hoist-invariants -o conv_outer_fwd_bf16_M32768_o32_");
-  EXPECT_CONTAINS(st.message, "_rc.json");
+                  "--no-hoist-invariants -o "
+                  "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi2_64_16_rc.ptx "
+                  "--info "
+                  "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi2_64_16_rc.json");
+  // A fused plan's module is named after its one kernel.
+  EXPECT_EQ(conv::buildCommand(1000, conv::ElementType::f16, {true, true}),
+            "tessera print conv --dtype f16 --seqlen 1000 --gates pre,post | "
+            "tile-compile - --target sm_90a --num-warps 4 --pair-truncations "
+            "--fma --step-descriptors -o "
+            "conv_fused_f16_M1024_64_16_rc_pre_post.ptx --info "
+            "conv_fused_f16_M1024_64_16_rc_pre_post.json");
   EXPECT_EQ(get("launches"), 8);
 }
 

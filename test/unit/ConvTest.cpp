@@ -534,6 +534,8 @@ TEST(ConvPlan, CompileFlagsPerLength) {
   EXPECT_EQ(flags(8192), "--num-warps 16 --no-hoist-invariants");
   // The fused M = 16384 kernel (not a power of two) against the passes.
   EXPECT_EQ(flags(16382), "--num-warps 16 --no-swizzle --no-hoist-invariants");
+  EXPECT_EQ(flags(12000), flags(16382));
+  EXPECT_EQ(flags(16383), flags(16382));
   EXPECT_EQ(flags(16384), "--num-warps 4 --no-hoist-invariants" + three);
   EXPECT_EQ(flags(32768), "--num-warps 4 --no-hoist-invariants");
   EXPECT_EQ(flags(20000), flags(32768));

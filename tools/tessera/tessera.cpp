@@ -3,6 +3,8 @@
 //
 //   tessera list                       the shipped kernels
 //   tessera print KERNEL [--dtype T]   the kernel's tile IR (level 1)
+//   tessera ssd-flags|conv-flags ...   the tile-compile flags the SSD or
+//                                      conv kernel library builds with
 //   tessera demo [--seed N]            build every kernel, run it through the
 //                                      interpreter on random inputs and
 //                                      report the error against float64
@@ -504,6 +506,10 @@ int main(int argc, char **argv) {
     if (cmd == "conv-flags") {
       // The tile-compile flags the kernel library compiles the kernels of
       // this length's plan with (scripts/build-conv-kernels.sh).
+      if (!kernel.empty()) {
+        std::cerr << "error: conv-flags takes no kernel name (use --seqlen)\n";
+        return 2;
+      }
       if (seqlen < 2 || seqlen > 65536) {
         std::cerr << "error: --seqlen must be in [2, 65536]\n";
         return 2;
