@@ -16,7 +16,12 @@ build() { # dtype seqlen gates
   # The flags per length, as measured on the H200 (conv::compileFlags).
   local flags
   flags=$("$tessera" conv-flags --seqlen "$2")
-  # TILE_COMPILE_EXTRA: flags added to all (variant libraries for A/B runs).
+  # Variant libraries for A/B runs: TILE_COMPILE_DROP, flags taken out
+  # wherever they are chosen; TILE_COMPILE_EXTRA, flags added to all.
+  local f
+  for f in ${TILE_COMPILE_DROP:-}; do
+    flags=$(printf '%s\n' " $flags " | sed "s/ $f / /g")
+  done
   flags="$flags ${TILE_COMPILE_EXTRA:-}"
   # shellcheck disable=SC2086
   "$compile" "$tmp/k.mlir" --target sm_90a $flags -o "$tmp/k.ptx" --info "$tmp/k.json"
