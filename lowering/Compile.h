@@ -105,6 +105,19 @@ mlir::FailureOr<CompiledModule> compileToPtx(mlir::ModuleOp module,
                                              const CompileOptions &options,
                                              std::string *error);
 
+/// tile-compile's option flags (`--num-warps 4`, `--fma`, ...): applies
+/// args[i] to `options`; a flag with a value (--target, --num-warps,
+/// --stages, --min-blocks-per-sm) takes args[i + 1] and advances i.
+/// NotAFlag leaves everything else (files, -o, --info) to the caller.
+enum class FlagResult { Applied, NotAFlag, Malformed };
+FlagResult applyCompileFlag(llvm::ArrayRef<std::string> args, size_t &i,
+                            CompileOptions &options, std::string &error);
+
+/// A whole flag string, as the kernel libraries write theirs
+/// (ssd::compileFlags, conv::compileFlags): every word must be an option
+/// flag. Returns the first problem, or "".
+std::string applyCompileFlags(llvm::StringRef flags, CompileOptions &options);
+
 /// Registers the dialects and translations the lowering needs.
 void registerLoweringDialects(mlir::DialectRegistry &registry);
 

@@ -475,17 +475,13 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
             ssd::fusedVariantFor(s, o, ssd::ElementType::bf16));
         options.numWarps = unsigned(library.warps);
         if (std::string(target) == "sm_90a") {
-          options.stages = unsigned(library.stages);
-          options.swizzleExchanges = false;
-          options.storeMatrices = library.storeMatrices;
-          options.warpgroupsAlongN = library.warpgroupsAlongN;
-          options.wgmmaRegisterA = library.wgmmaRegisterA;
-          options.scratchLifetimes = library.scratchLifetimes;
-          options.hoistLoopInvariants = library.hoistLoopInvariants;
-          options.earlyRefill = library.earlyRefill;
-          options.pairTruncations = library.pairTruncations;
-          options.fuseMultiplyAdd = library.fuseMultiplyAdd;
-          options.stepDescriptors = library.stepDescriptors;
+          std::string bad =
+              lowering::applyCompileFlags(ssd::compileFlags(library), options);
+          if (!bad.empty()) {
+            std::cerr << "error: ssd " << pb.name << ": " << bad << "\n";
+            ++failures;
+            continue;
+          }
         }
       }
       std::string error;
@@ -593,7 +589,8 @@ int softmaxCases(const std::string &dir, std::mt19937_64 &rng) {
   return failures;
 }
 
-/// The fused long convolution (one launch) at seqlen 1024 with gates.
+/// The fused long convolution (one launch) at seqlen 1024 with gates, on
+/// sm_90a with the kernel library's flags (conv::compileFlags).
 int convCases(const std::string &dir, std::mt19937_64 &rng) {
   int failures = 0;
   for (const char *target : kTargets)
@@ -605,7 +602,17 @@ int convCases(const std::string &dir, std::mt19937_64 &rng) {
       gpucase::Case c;
       c.name =
           "conv_fused_" + std::string(dsl::name(t)) + "_2x3x1024_" + target;
-      if (!compile(module, target, c)) {
+      lowering::CompileOptions options;
+      if (std::string(target) == "sm_90a") {
+        std::string bad = lowering::applyCompileFlags(
+            conv::compileFlags(conv::plan(L)), options);
+        if (!bad.empty()) {
+          std::cerr << "error: " << c.name << ": " << bad << "\n";
+          ++failures;
+          continue;
+        }
+      }
+      if (!compile(module, target, c, options)) {
         ++failures;
         continue;
       }

@@ -182,6 +182,39 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
                         "--pair-truncations --fma --step-descriptors");
 }
 
+TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
+  // The GPU cases compile the library's flags through the same parser as
+  // tile-compile: every FusedCompile field comes back.
+  for (int64_t dstate : {64, 128, 256}) {
+    SCOPED_TRACE("dstate " + std::to_string(dstate));
+    ssd::Shape s{8, 4096, 80, 64, dstate, 1};
+    const ssd::FusedCompile c = ssd::fusedCompile(
+        ssd::fusedVariantFor(s, layer(), ssd::ElementType::bf16));
+    lowering::CompileOptions o;
+    EXPECT_EQ(lowering::applyCompileFlags(ssd::compileFlags(c), o), "");
+    EXPECT_EQ(o.stages, unsigned(c.stages));
+    EXPECT_EQ(o.numWarps, unsigned(c.warps));
+    EXPECT_FALSE(o.swizzleExchanges);
+    EXPECT_EQ(o.storeMatrices, c.storeMatrices);
+    EXPECT_EQ(o.warpgroupsAlongN, c.warpgroupsAlongN);
+    EXPECT_EQ(o.wgmmaRegisterA, c.wgmmaRegisterA);
+    EXPECT_EQ(o.scratchLifetimes, c.scratchLifetimes);
+    EXPECT_EQ(o.hoistLoopInvariants, c.hoistLoopInvariants);
+    EXPECT_EQ(o.earlyRefill, c.earlyRefill);
+    EXPECT_EQ(o.pairTruncations, c.pairTruncations);
+    EXPECT_EQ(o.fuseMultiplyAdd, c.fuseMultiplyAdd);
+    EXPECT_EQ(o.stepDescriptors, c.stepDescriptors);
+  }
+  lowering::CompileOptions o;
+  EXPECT_EQ(lowering::applyCompileFlags("--fma --bogus", o),
+            "unknown compile flag '--bogus'");
+  EXPECT_EQ(lowering::applyCompileFlags("--stages", o),
+            "--stages needs a value");
+  EXPECT_EQ(lowering::applyCompileFlags("--num-warps 99", o),
+            "--num-warps takes a count from 1 to 32, got '99'");
+  EXPECT_EQ(lowering::applyCompileFlags("", o), "");
+}
+
 TEST(SsdFusedVariant, SegmentsForSmallGrids) {
   auto segments = [](ssd::Shape s, int64_t programsPerSm = 2) {
     return ssd::segmentsFor(

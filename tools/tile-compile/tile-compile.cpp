@@ -25,7 +25,6 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -34,72 +33,31 @@ int main(int argc, char **argv) {
   std::string input, output, info;
   tessera::lowering::CompileOptions options;
   options.target = "sm_90a";
-  // Flags that set one option each: the flag, the option, its value.
-  const struct {
-    const char *flag;
-    bool tessera::lowering::CompileOptions::*option;
-    bool value;
-  } switches[] = {
-      {"--latency-hints", &tessera::lowering::CompileOptions::latencyHints,
-       true},
-      {"--no-pipeline", &tessera::lowering::CompileOptions::pipeline, false},
-      {"--no-swizzle", &tessera::lowering::CompileOptions::swizzleExchanges,
-       false},
-      {"--stmatrix", &tessera::lowering::CompileOptions::storeMatrices, true},
-      {"--wgmma-along-n", &tessera::lowering::CompileOptions::warpgroupsAlongN,
-       true},
-      {"--no-wgmma-register-a",
-       &tessera::lowering::CompileOptions::wgmmaRegisterA, false},
-      {"--wgmma-tf32", &tessera::lowering::CompileOptions::wgmmaTf32, true},
-      {"--scratch-lifetimes",
-       &tessera::lowering::CompileOptions::scratchLifetimes, true},
-      {"--no-hoist-invariants",
-       &tessera::lowering::CompileOptions::hoistLoopInvariants, false},
-      {"--defer-mma-waits", &tessera::lowering::CompileOptions::deferMmaWaits,
-       true},
-      {"--no-defer-mma-waits",
-       &tessera::lowering::CompileOptions::deferMmaWaits, false},
-      {"--early-refill", &tessera::lowering::CompileOptions::earlyRefill, true},
-      {"--pair-truncations",
-       &tessera::lowering::CompileOptions::pairTruncations, true},
-      {"--fma", &tessera::lowering::CompileOptions::fuseMultiplyAdd, true},
-      {"--step-descriptors",
-       &tessera::lowering::CompileOptions::stepDescriptors, true}};
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    std::string error;
+    switch (tessera::lowering::applyCompileFlag(args, i, options, error)) {
+    case tessera::lowering::FlagResult::Applied:
+      continue;
+    case tessera::lowering::FlagResult::Malformed:
+      std::cerr << "tile-compile: " << error << "\n";
+      return 2;
+    case tessera::lowering::FlagResult::NotAFlag:
+      break;
+    }
     auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
+      if (i + 1 >= args.size()) {
         std::cerr << "tile-compile: " << a << " needs a value\n";
         std::exit(2);
       }
-      return argv[++i];
+      return args[++i];
     };
-    auto on = std::find_if(std::begin(switches), std::end(switches),
-                           [&](const auto &s) { return a == s.flag; });
-    if (on != std::end(switches))
-      options.*(on->option) = on->value;
-    else if (a == "--target")
-      options.target = value();
-    else if (a == "--num-warps")
-      options.numWarps = unsigned(std::atoi(value().c_str()));
-    else if (a == "-o")
+    if (a == "-o")
       output = value();
     else if (a == "--info")
       info = value();
-    else if (a == "--stages")
-      options.stages = unsigned(std::atoi(value().c_str()));
-    else if (a == "--min-blocks-per-sm") {
-      std::string v = value();
-      char *end = nullptr;
-      unsigned long n = std::strtoul(v.c_str(), &end, 10);
-      if (v.empty() || *end || n < 1 || n > 32) {
-        std::cerr << "tile-compile: --min-blocks-per-sm takes a count from 1 "
-                     "to 32, got '"
-                  << v << "'\n";
-        return 2;
-      }
-      options.minBlocksPerSm = unsigned(n);
-    } else if (a == "--help" || a == "-h") {
+    else if (a == "--help" || a == "-h") {
       std::cout << "usage: tile-compile FILE.mlir [--target sm_90a|sm_80] "
                    "[--num-warps N] [--latency-hints] [--no-pipeline] "
                    "[--stages S] [--no-swizzle] [--stmatrix] "
