@@ -105,11 +105,13 @@ mlir::FailureOr<CompiledModule> compileToPtx(mlir::ModuleOp module,
                                              const CompileOptions &options,
                                              std::string *error);
 
+/// What applyCompileFlag made of an argument.
+enum class FlagResult { Applied, NotAFlag, Malformed };
 /// tile-compile's option flags (`--num-warps 4`, `--fma`, ...): applies
 /// args[i] to `options`; a flag with a value (--target, --num-warps,
 /// --stages, --min-blocks-per-sm) takes args[i + 1] and advances i.
-/// NotAFlag leaves everything else (files, -o, --info) to the caller.
-enum class FlagResult { Applied, NotAFlag, Malformed };
+/// NotAFlag leaves everything else (files, -o, --info) to the caller;
+/// Malformed says why in `error`.
 FlagResult applyCompileFlag(llvm::ArrayRef<std::string> args, size_t &i,
                             CompileOptions &options, std::string &error);
 

@@ -1,4 +1,4 @@
-//===- CompileFlags.cpp - tile-compile's option flags -----------------===//
+//===- CompileFlags.cpp - tile-compile's option flags ---------------------===//
 //
 // One parser for the flags that set CompileOptions, shared by tile-compile
 // and by whatever compiles a kernel the way a kernel library does (the GPU
@@ -8,10 +8,11 @@
 
 #include "lowering/Compile.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
-#include <cstdlib>
-#include <optional>
+#include <cassert>
+#include <vector>
 
 namespace tessera::lowering {
 
@@ -39,61 +40,51 @@ constexpr Switch kSwitches[] = {
     {"--fma", &CompileOptions::fuseMultiplyAdd, true},
     {"--step-descriptors", &CompileOptions::stepDescriptors, true}};
 
-/// A count in [lo, hi], or none.
-std::optional<unsigned> count(const std::string &text, unsigned long lo,
-                              unsigned long hi) {
-  char *end = nullptr;
-  unsigned long n = std::strtoul(text.c_str(), &end, 10);
-  if (text.empty() || *end || n < lo || n > hi)
-    return std::nullopt;
-  return unsigned(n);
-}
+/// Flags that take a count: the flag, the option, the counts allowed.
+/// tile-pipeline keeps 2 to 6 stages (its max-stages), so other stage
+/// counts are refused rather than clamped.
+struct Counted {
+  const char *flag;
+  unsigned CompileOptions::*option;
+  unsigned lo, hi;
+};
+constexpr Counted kCounted[] = {
+    {"--num-warps", &CompileOptions::numWarps, 1, 32},
+    {"--stages", &CompileOptions::stages, 2, 6},
+    {"--min-blocks-per-sm", &CompileOptions::minBlocksPerSm, 1, 32}};
 } // namespace
 
 FlagResult applyCompileFlag(llvm::ArrayRef<std::string> args, size_t &i,
                             CompileOptions &options, std::string &error) {
+  assert(i < args.size() && "no flag at i");
   const std::string &flag = args[i];
   for (const Switch &s : kSwitches)
     if (flag == s.flag) {
       options.*(s.option) = s.value;
       return FlagResult::Applied;
     }
-  // Flags with a value: the bounds they take.
-  struct Valued {
-    const char *flag;
-    unsigned long lo, hi;
-  };
-  static const Valued kValued[] = {{"--target", 0, 0},
-                                   {"--num-warps", 1, 32},
-                                   {"--stages", 1, 16},
-                                   {"--min-blocks-per-sm", 1, 32}};
-  const Valued *valued = nullptr;
-  for (const Valued &v : kValued)
-    if (flag == v.flag)
-      valued = &v;
-  if (!valued)
+  const Counted *counted = nullptr;
+  for (const Counted &c : kCounted)
+    if (flag == c.flag)
+      counted = &c;
+  if (!counted && flag != "--target")
     return FlagResult::NotAFlag;
   if (i + 1 >= args.size()) {
     error = flag + " needs a value";
     return FlagResult::Malformed;
   }
   const std::string &value = args[++i];
-  if (flag == "--target") {
+  if (!counted) {
     options.target = value;
     return FlagResult::Applied;
   }
-  std::optional<unsigned> n = count(value, valued->lo, valued->hi);
-  if (!n) {
-    error = flag + " takes a count from " + std::to_string(valued->lo) +
-            " to " + std::to_string(valued->hi) + ", got '" + value + "'";
+  unsigned n = 0;
+  if (!llvm::to_integer(value, n, 10) || n < counted->lo || n > counted->hi) {
+    error = flag + " takes a count from " + std::to_string(counted->lo) +
+            " to " + std::to_string(counted->hi) + ", got '" + value + "'";
     return FlagResult::Malformed;
   }
-  if (flag == "--num-warps")
-    options.numWarps = *n;
-  else if (flag == "--stages")
-    options.stages = *n;
-  else
-    options.minBlocksPerSm = *n;
+  options.*(counted->option) = n;
   return FlagResult::Applied;
 }
 

@@ -205,6 +205,9 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
     EXPECT_EQ(o.fuseMultiplyAdd, c.fuseMultiplyAdd);
     EXPECT_EQ(o.stepDescriptors, c.stepDescriptors);
   }
+}
+
+TEST(CompileFlags, ErrorsNameTheFlag) {
   lowering::CompileOptions o;
   EXPECT_EQ(lowering::applyCompileFlags("--fma --bogus", o),
             "unknown compile flag '--bogus'");
@@ -212,6 +215,8 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
             "--stages needs a value");
   EXPECT_EQ(lowering::applyCompileFlags("--num-warps 99", o),
             "--num-warps takes a count from 1 to 32, got '99'");
+  EXPECT_EQ(lowering::applyCompileFlags("--stages -1", o),
+            "--stages takes a count from 2 to 6, got '-1'");
   EXPECT_EQ(lowering::applyCompileFlags("", o), "");
 }
 
