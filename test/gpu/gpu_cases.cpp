@@ -23,6 +23,7 @@
 #include "mlir/Parser/Parser.h"
 #include "runtime/GpuCase.h"
 #include "test/gpu/RandomKernels.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
 #include <cstdio>
@@ -31,6 +32,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <unistd.h>
 
@@ -811,19 +813,32 @@ int randomCases(const std::string &dir, int count, uint64_t seed) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    std::cerr << "usage: tessera-gpu-cases OUT_DIR [--count N] [--seed S]\n";
+  const char *usage =
+      "usage: tessera-gpu-cases OUT_DIR [--count N] [--seed S]\n";
+  // OUT_DIR first, never a flag (`--help` is not a folder to write into).
+  if (argc < 2 || argv[1][0] == '-') {
+    std::cerr << usage;
     return 2;
   }
   std::string dir = argv[1];
   int count = 40;
   uint64_t seed = 1000;
-  for (int i = 2; i + 1 < argc; i += 2) {
+  for (int i = 2; i < argc; i += 2) {
     std::string a = argv[i];
-    if (a == "--count")
-      count = std::atoi(argv[i + 1]);
-    else if (a == "--seed")
-      seed = std::strtoull(argv[i + 1], nullptr, 10);
+    std::optional<uint64_t> n;
+    if (i + 1 < argc) {
+      uint64_t v = 0;
+      if (llvm::to_integer(llvm::StringRef(argv[i + 1]), v, 10))
+        n = v;
+    }
+    if (a == "--count" && n && *n >= 1 && *n <= 100000)
+      count = int(*n);
+    else if (a == "--seed" && n)
+      seed = *n;
+    else {
+      std::cerr << "tessera-gpu-cases: bad argument '" << a << "'\n" << usage;
+      return 2;
+    }
   }
   std::mt19937_64 rng(seed);
   int failures = gemmCases(dir, rng) + transposedGemmCases(dir, rng) +
