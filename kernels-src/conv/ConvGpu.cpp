@@ -111,12 +111,11 @@ std::string buildCommand(int64_t seqlen, ElementType dtype, Gates g) {
                                       : "none";
   // With the library's flags: a kernel built otherwise runs, but slower.
   const Plan p = plan(seqlen);
-  return compileCommand("conv --dtype " + std::string(name(dtype)) +
-                            " --seqlen " + std::to_string(seqlen) +
-                            " --gates " + gates,
-                        compileFlags(p),
-                        kernelName(p.fused ? "conv_fused" : "conv_outer_fwd", p,
-                                   dtype, g.pre, g.post));
+  return compileCommand(
+      "conv --dtype " + std::string(name(dtype)) + " --seqlen " +
+          std::to_string(seqlen) + " --gates " + gates,
+      compileFlags(p),
+      kernelName(planKernels(p).front(), p, dtype, g.pre, g.post));
 }
 
 namespace {
@@ -164,10 +163,7 @@ rt::Status findCallKernels(const rt::KernelLibrary &library, const Plan &p,
                                    copyBuildCommand(dtype), ptx, info);
         !st)
       return st;
-  for (const char *kernel :
-       p.fused ? std::vector<const char *>{"conv_fused"}
-               : std::vector<const char *>{"conv_outer_fwd", "conv_inner",
-                                           "conv_outer_inv"})
+  for (const char *kernel : planKernels(p))
     if (rt::Status st =
             findKernel(library, kernelName(kernel, p, dtype, g.pre, g.post),
                        buildCommand(s.seqlen, dtype, g), ptx, info);

@@ -159,10 +159,16 @@ std::array<int64_t, 3> outerGrid(const Plan &p, int64_t batch,
   return {p.M / p.outer / columnBlock(p), channels, batch};
 }
 
+std::vector<const char *> planKernels(const Plan &p) {
+  if (p.fused)
+    return {"conv_fused"};
+  return {"conv_outer_fwd", "conv_inner", "conv_outer_inv"};
+}
+
 std::string compileFlags(const Plan &p) {
   // Warps: row-column plans hold 16 rows a warp (2 warps at 512, 4 at 1K
   // and 2K: the left product's result is then the right product's A
-  // operand in registers), 8 at 4K (4 spill); 4 at 256; 16 at 8K and for
+  // operand in registers), 8 at 4K (4 spill there); 4 at 256; 16 at 8K and for
   // the fused 16K kernel (lengths that are not powers of two; without the
   // swizzle, whose registers make its spills worse). Three passes: 4 warps
   // at 16K and 32K (row-column inner 1024), 8 at 64K (inner 4096).

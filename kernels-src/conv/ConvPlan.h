@@ -159,8 +159,12 @@ std::string compileFlags(const Plan &p);
 enum class ElementType { bf16, f16 };
 const char *name(ElementType type);
 
-/// The name of one of a plan's kernels ("conv_fused", "conv_outer_fwd",
-/// "conv_inner", "conv_outer_inv") for an element type and gates.
+/// A plan's kernels in the order its module defines and a call launches
+/// them: "conv_fused", or "conv_outer_fwd", "conv_inner", "conv_outer_inv".
+std::vector<const char *> planKernels(const Plan &p);
+
+/// The name of one of a plan's kernels (planKernels) for an element type
+/// and gates.
 std::string kernelName(const char *kernel, const Plan &p, ElementType dtype,
                        bool preGate, bool postGate);
 

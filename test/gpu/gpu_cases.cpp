@@ -114,6 +114,17 @@ bool compile(dsl::KernelModule &module, const std::string &target,
   return true;
 }
 
+/// Applies a kernel library's tile-compile flags (ssd::compileFlags,
+/// conv::compileFlags) to `options`, so a case compiles what the library
+/// ships; says which case they broke otherwise.
+bool applyLibraryFlags(const std::string &flags, const std::string &name,
+                       lowering::CompileOptions &options) {
+  std::string bad = lowering::applyCompileFlags(flags, options);
+  if (!bad.empty())
+    std::cerr << "error: " << name << ": " << bad << "\n";
+  return bad.empty();
+}
+
 gpucase::Arg viewArg(dsl::DType t, std::vector<int64_t> shape,
                      std::vector<double> input,
                      std::vector<double> expected = {}) {
@@ -477,10 +488,8 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
             ssd::fusedVariantFor(s, o, ssd::ElementType::bf16));
         options.numWarps = unsigned(library.warps);
         if (std::string(target) == "sm_90a") {
-          std::string bad =
-              lowering::applyCompileFlags(ssd::compileFlags(library), options);
-          if (!bad.empty()) {
-            std::cerr << "error: ssd " << pb.name << ": " << bad << "\n";
+          if (!applyLibraryFlags(ssd::compileFlags(library),
+                                 "ssd " + std::string(pb.name), options)) {
             ++failures;
             continue;
           }
@@ -605,14 +614,11 @@ int convCases(const std::string &dir, std::mt19937_64 &rng) {
       c.name =
           "conv_fused_" + std::string(dsl::name(t)) + "_2x3x1024_" + target;
       lowering::CompileOptions options;
-      if (std::string(target) == "sm_90a") {
-        std::string bad = lowering::applyCompileFlags(
-            conv::compileFlags(conv::plan(L)), options);
-        if (!bad.empty()) {
-          std::cerr << "error: " << c.name << ": " << bad << "\n";
-          ++failures;
-          continue;
-        }
+      if (std::string(target) == "sm_90a" &&
+          !applyLibraryFlags(conv::compileFlags(conv::plan(L)), c.name,
+                             options)) {
+        ++failures;
+        continue;
       }
       if (!compile(module, target, c, options)) {
         ++failures;

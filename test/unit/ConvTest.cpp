@@ -478,6 +478,10 @@ TEST(ConvPlan, FftSizeAndPaths) {
     // Fused up to M = 8192, and at 16384 for lengths that are not powers
     // of two.
     EXPECT_EQ(p.fused, M <= 8192 || (M == 16384 && L != M));
+    // One kernel fused, the three passes otherwise, first the module's.
+    EXPECT_EQ(conv::planKernels(p).size(), p.fused ? 1u : 3u);
+    EXPECT_STREQ(conv::planKernels(p).front(),
+                 p.fused ? "conv_fused" : "conv_outer_fwd");
     // conj(Z[-k]) from the transform of conj(z) in the fused row-column
     // kernels up to 2048, gathered everywhere else.
     EXPECT_EQ(p.conjugatePartners, p.fused && p.rowColumn && M <= 2048);
