@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Compiles the long convolution's kernels for every power-of-two length from
-# 256 to 65536 (a length runs on the kernels of its power of two, named by
-# M) and the fused M = 16384 kernel of lengths that are not powers of two,
-# bf16 and f16, with both gates and with none, into a kernel library folder
+# 512 to 65536 (a length runs on the kernels of its power of two, named by
+# M; lengths below 512 on those of 512), bf16 and f16, with both gates and
+# with none, into a kernel library folder
 # (rt::KernelLibrary: <name>.ptx and <name>.json; a multi-pass module holds
 # three kernels).
 #   scripts/build-conv-kernels.sh TESSERA TILE_COMPILE OUTDIR
@@ -31,13 +31,12 @@ build() { # dtype seqlen gates
   rm -rf "$tmp"
 }
 for dtype in bf16 f16; do
-  # 16382: the fused M = 16384 kernel, for even lengths in (8192, 16384).
-  for len in 256 512 1024 2048 4096 8192 16382 16384 32768 65536; do
+  for len in 512 1024 2048 4096 8192 16384 32768 65536; do
     for gates in none pre,post; do
       build "$dtype" "$len" "$gates"
     done
   done
-  # Zero-padding and cropping copies: lengths that are odd, or above 16384
+  # Zero-padding and cropping copies: lengths that are odd, or above 4096
   # and not powers of two, run on padded copies (conv::paddedLength).
   "$tessera" print conv-copy --dtype "$dtype" > "$out/k.mlir"
   "$compile" "$out/k.mlir" --target sm_90a -o "$out/conv_copy_rows_$dtype.ptx" \

@@ -11,19 +11,18 @@
 //   FFT = (F_m1 X) o twiddle, times F_m2 on the right; frequencies end in
 //   [k1][k2] order, the spectrum is stored (fused path) or read (three
 //   passes) in that order, and nothing is ever permuted.
-// - Permuting stages (other sizes): every stage is a left product on the
-//   tile viewed as (m, M / m), permuted so the transform ends in natural
-//   frequency order.
+// - Permuting stages (the inner size of forced three-pass plans below 8K,
+//   for tests): every stage is a left product on the tile viewed as
+//   (m, M / m), permuted so the transform ends in natural frequency order.
 //
-// Fused path (M <= 8192, and 16384 for lengths that are not powers of two):
-// a program keeps whole sequences on chip: FFT, spectrum product (with
-// real-input packing), inverse FFT; a row-column program takes 16 batch
-// rows of its channel in turn. Multi-pass path: M = outer * inner; pass 1
-// transforms columns (the outer factor), pass 2 does the inner FFT, product
-// and inverse inner FFT on pairs of rows (k, -k mod outer; rows 0 and
-// outer / 2, each its own partner, share a program), 16 batch rows per
-// program, pass 3 inverts the columns; the work buffer between them is in
-// the element type.
+// Fused path (M = 512..4096, always row-column): a program keeps whole
+// sequences on chip: FFT, spectrum product (with real-input packing),
+// inverse FFT, for 16 batch rows of its channel in turn. Multi-pass path
+// (M >= 8192): M = outer * inner; pass 1 transforms columns (the outer
+// factor), pass 2 does the inner FFT, product and inverse inner FFT on
+// pairs of rows (k, -k mod outer; rows 0 and outer / 2, each its own
+// partner, share a program), 16 batch rows per program, pass 3 inverts the
+// columns; the work buffer between them is in the element type.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,9 +58,6 @@ Complex reshape(const Complex &a, const dsl::Shape &shape) {
 }
 Complex permute(const Complex &a, const std::vector<int64_t> &perm) {
   return {dsl::permute(a.re, perm), dsl::permute(a.im, perm)};
-}
-Complex gather(const Complex &a, const Tile &indices, int64_t axis) {
-  return {dsl::gather(a.re, indices, axis), dsl::gather(a.im, indices, axis)};
 }
 
 /// Rows [0, rows) and columns [0, cols) of the DFT matrix
@@ -350,47 +346,20 @@ void fusedRowColumn(KernelArgs &args, const Plan &p, const Config &c,
   });
 }
 
+/// The fused kernel (Plan::fused, always row-column): a program takes
+/// rowsPerProgram batch rows of one channel.
 void buildFused(KernelModule &m, const Plan &p, const Config &c) {
-  const int64_t M = p.M;
-  std::vector<Param> params = {view("u", c.dtype, 4),
-                               view("spectrum", f32, p.rowColumn ? 2 : 3)};
+  std::vector<Param> params = {view("u", c.dtype, 4), view("spectrum", f32, 2)};
   if (c.preGate)
     params.push_back(view("pre", c.dtype, 4));
   if (c.postGate)
     params.push_back(view("post", c.dtype, 4));
   params.push_back(view("y", c.dtype, 4));
 
-  m.kernel(variantName("conv_fused", M, c, p), params, [&](KernelArgs &args) {
+  m.kernel(variantName("conv_fused", p.M, c, p), params, [&](KernelArgs &args) {
     View u = args["u"], spectrum = args["spectrum"], y = args["y"];
     Scalar h = program_id(0), b = program_id(1);
-    if (p.rowColumn) {
-      fusedRowColumn(args, p, c, u, spectrum, y, b * Scalar(p.rowsPerProgram),
-                     h);
-      return;
-    }
-
-    Complex z = loadPacked(u, b, h, M);
-    if (c.preGate) {
-      Complex g = loadPacked(args["pre"], b, h, M);
-      z = {z.re * g.re, z.im * g.im};
-    }
-    Complex Z = fft(z, p.factors, c.dtype, /*inverse=*/false);
-
-    // The spectrum product with real-input packing:
-    // Zy[k] = P[k] Z[k] + Q[k] conj(Z[-k]).
-    auto row = [&](int64_t r) {
-      return reshape(load(spectrum, {h, r, 0}, {1, 1, M}), {M});
-    };
-    Complex P{row(0), row(1)}, Q{row(2), row(3)};
-    Complex Zy = P * Z + Q * conj(gather(Z, negatedIndex(M), 0));
-
-    Complex out = fft(Zy, p.factors, c.dtype, /*inverse=*/true);
-    if (c.postGate) {
-      Complex g = loadPacked(args["post"], b, h, M);
-      out = {out.re * g.re, out.im * g.im};
-    }
-    store(y, {b, h, 0, 0}, reshape(cast(out.re, c.dtype), {1, 1, M, 1}));
-    store(y, {b, h, 0, 1}, reshape(cast(out.im, c.dtype), {1, 1, M, 1}));
+    fusedRowColumn(args, p, c, u, spectrum, y, b * Scalar(p.rowsPerProgram), h);
   });
 }
 

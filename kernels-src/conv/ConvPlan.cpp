@@ -9,7 +9,10 @@
 namespace tessera::conv {
 
 int64_t fftSize(int64_t seqlen) {
-  int64_t m = 1;
+  // At least 512, the smallest row-column FFT: below it the stages ran as
+  // one program per batch row, 8.6x slower than the 512 kernel on the same
+  // data (H200, bf16, 16 x 768 x 256: 0.507 vs 0.059 ms; session 17).
+  int64_t m = 512;
   while (m < seqlen)
     m *= 2;
   return m;
@@ -44,35 +47,37 @@ std::optional<std::vector<int64_t>> rowColumnFactors(int64_t n) {
 Plan plan(int64_t seqlen, bool forceMultiPass) {
   Plan p;
   p.M = fftSize(seqlen);
-  // Fused up to M = 8192. At M = 16384 the three passes (row-column inner
-  // FFT of 1024) measured faster (H200, 16 x 768: 9.0 vs 13.6 ms), but they
-  // need the length padded to M: lengths that are not powers of two keep
-  // the fused kernel.
-  // Three passes need an outer FFT of at least 2 (M >= 4): below, even a
-  // forced plan stays fused.
-  p.fused = (!forceMultiPass || p.M < 4) &&
-            (p.M <= 8192 || (p.M == 16384 && seqlen != p.M));
+  // One fused row-column kernel up to M = 4096; three passes from 8192, on
+  // zero-padded copies for lengths that are not powers of two. H200, bf16,
+  // 16 x 768 (session 17): the fused radix kernels they replace ran 8192 in
+  // 3.14 ms (three passes 1.69) and 16000 in 11.17 (three passes on padded
+  // copies 3.30).
+  p.fused = !forceMultiPass && p.M <= 4096;
   if (p.fused) {
-    // 16 batch rows per row-column program: the DFT matrices and twiddles
-    // serve them all (H200: 1K 0.200 -> 0.170 ms, 2K 0.442 -> 0.310, 4K
-    // 1.24 -> 0.743 from 1 to 16 rows).
-    if (auto factors = rowColumnFactors(p.M)) {
-      p.rowColumn = true;
-      p.rowsPerProgram = 16;
-      p.factors = *factors;
-      // H200, bf16, 16 x 768: 512 0.089 -> 0.062 ms, 1K 0.155 -> 0.120, 2K
-      // 0.244 -> 0.212; 4K 0.631 -> 0.841 (76 bytes of spills).
-      p.conjugatePartners = p.M <= 2048;
-      return p;
-    }
-    p.factors = radices(p.M);
+    // 16 batch rows per program: the DFT matrices and twiddles serve them
+    // all (H200: 1K 0.200 -> 0.170 ms, 2K 0.442 -> 0.310, 4K 1.24 -> 0.743
+    // from 1 to 16 rows).
+    p.rowColumn = true;
+    p.rowsPerProgram = 16;
+    p.factors = *rowColumnFactors(p.M);
+    // H200, bf16, 16 x 768: 512 0.089 -> 0.062 ms, 1K 0.155 -> 0.120, 2K
+    // 0.244 -> 0.212; 4K 0.631 -> 0.841 (76 bytes of spills).
+    p.conjugatePartners = p.M <= 2048;
     return p;
   }
-  // An outer radix of 16 or 32 leaves an inner size whose radices are even.
+  // The inner FFT row-column where its size allows: 1024 from 8K to 32K
+  // (outer 8, 16, 32; at 8K outer 8 ran 1.69 ms against 1.81 for 16 x 512),
+  // 4096 at 64K (outer 16). Below 8K (forced, for tests) the outer is 16 or
+  // 32, which leaves an inner size whose radices are even.
   int bits = 0;
   while ((int64_t(1) << bits) < p.M)
     ++bits;
-  p.outer = std::min<int64_t>(p.M / 2, bits % 2 == 0 ? 16 : 32);
+  if (p.M >= 65536)
+    p.outer = p.M / 4096;
+  else if (p.M >= 8192)
+    p.outer = p.M / 1024;
+  else
+    p.outer = std::min<int64_t>(p.M / 2, bits % 2 == 0 ? 16 : 32);
   const int64_t inner = p.M / p.outer;
   // Each inner program takes 16 batch rows of its row pair, so the DFT
   // matrices and twiddles it builds serve them all, as in the fused kernel.
@@ -105,9 +110,7 @@ int64_t spectrumIndex(const Plan &p, int64_t k) {
 }
 
 ViewShape fusedSpectrumView(const Plan &p, int64_t channels) {
-  if (p.rowColumn)
-    return {{channels * 4 * p.factors[0], p.factors[1]}, {p.factors[1], 1}};
-  return {{channels, 4, p.M}, {4 * p.M, p.M, 1}};
+  return {{channels * 4 * p.factors[0], p.factors[1]}, {p.factors[1], 1}};
 }
 
 ViewShape innerSpectrumView(const Plan &p, int64_t channels) {
@@ -166,22 +169,17 @@ std::vector<const char *> planKernels(const Plan &p) {
 }
 
 std::string compileFlags(const Plan &p) {
-  // Warps: row-column plans hold 16 rows a warp (2 warps at 512, 4 at 1K
-  // and 2K: the left product's result is then the right product's A
-  // operand in registers), 8 at 4K (4 spill there); 4 at 256; 16 at 8K and for
-  // the fused 16K kernel (lengths that are not powers of two; without the
-  // swizzle, whose registers make its spills worse). Three passes: 4 warps
-  // at 16K and 32K (row-column inner 1024), 8 at 64K (inner 4096).
+  // Warps: the fused kernels hold 16 rows of the m1 x m2 matrix a warp (2
+  // warps at 512, 4 at 1K and 2K: the left product's result is then the
+  // right product's A operand in registers), 8 at 4K (4 spill there).
+  // Three passes: 4 warps from 8K to 32K (row-column inner 1024), 8 at 64K
+  // (inner 4096).
   int64_t warps = 4;
   if (p.fused && p.M == 512)
     warps = 2;
   else if (p.M == 4096 || (!p.fused && p.M == 65536))
     warps = 8;
-  else if (p.fused && p.M >= 8192)
-    warps = 16;
   std::string flags = "--num-warps " + std::to_string(warps);
-  if (p.fused && p.M == 16384)
-    flags += " --no-swizzle";
   // No LICM but at 1K: what it hoists spills (H200, bf16, 16 x 768: 2K
   // 0.252 ms with LICM, 0.244 without; 64K 6.94 -> 6.53), except at 1K,
   // whose registers it fits (0.139 with, 0.155 without). Session 10.
@@ -191,12 +189,12 @@ std::string compileFlags(const Plan &p) {
   // 3.01 -> 3.02 (session 15).
   if (p.M == 65536)
     flags += " --early-refill";
-  // Paired 16-bit conversions, fma and stepped wgmma descriptors from 1K to
-  // 16K (16 x 768, bf16: 1K 0.107 -> 0.097 ms, 2K 0.207 -> 0.178, 4K 0.633
-  // -> 0.627, 16K 3.008 -> 2.915); at 64K 4.13 -> 4.16, so not there. 256,
-  // 512, 8K, 32K and the fused 16K kernel are not timed with them yet
-  // (session 16).
-  if ((p.M >= 1024 && p.M <= 4096) || (!p.fused && p.M == 16384))
+  // Paired 16-bit conversions, fma and stepped wgmma descriptors but at 64K
+  // (H200, 16 x 768, bf16: 512 0.066 -> 0.054 ms, 1K 0.107 -> 0.097, 2K
+  // 0.207 -> 0.178, 4K 0.633 -> 0.627, 8K 1.76 -> 1.69, 16K 3.008 -> 2.915,
+  // 32K (8 x 768) 3.54 -> 3.11; 64K (4 x 768) 4.13 -> 4.16). Sessions 16
+  // and 17.
+  if (p.M != 65536)
     flags += " --pair-truncations --fma --step-descriptors";
   return flags;
 }

@@ -21,8 +21,8 @@ struct Shape {
   int64_t batch = 1, channels = 1, seqlen = 256;
 };
 
-/// FFT size M = seqlen rounded up to a power of two (the packed complex
-/// length; the real FFT size is N = 2M).
+/// FFT size M = seqlen rounded up to a power of two, at least 512 (the
+/// packed complex length; the real FFT size is N = 2M).
 int64_t fftSize(int64_t seqlen);
 
 /// float64 reference: the direct causal convolution (no FFT). u, pre, post,
@@ -49,19 +49,20 @@ std::vector<double> prepareSpectrum(int64_t channels, int64_t seqlen,
                                     const std::vector<double> &k,
                                     bool forceMultiPass = false);
 
-/// How the FFT of size M is split: `fused` runs everything in one kernel
-/// (factors: the radices of its stages); otherwise three passes: an outer
-/// FFT of size `outer` over columns, the fused inner FFT of size M / outer
-/// (factors) with the spectrum product, and the inverse outer FFT.
+/// How the FFT of size M is split: `fused` runs everything in one kernel;
+/// otherwise three passes: an outer FFT of size `outer` over columns, the
+/// fused inner FFT of size M / outer (factors) with the spectrum product,
+/// and the inverse outer FFT.
 ///
-/// `rowColumn` (the fused size M, or the multi-pass inner size, is
-/// 512..4096; factors {m1, m2}): the sequence is the m1 x m2 matrix
-/// X[n1][n2] = z[n1 m2 + n2] and the FFT is two matrix products, F_m1 X on
-/// the left, then (after the twiddle) F_m2 on the right, with no transpose
-/// in between: frequency k1 + m1 k2 ends at [k1][k2], which is the order of
-/// the spectrum, and the inverse undoes the same steps in reverse.
-/// Otherwise every stage is a left product and frequencies end in natural
-/// order.
+/// `rowColumn` (always for the fused size M, 512..4096, and for a
+/// multi-pass inner size in that range; factors {m1, m2}): the sequence is the
+/// m1 x m2 matrix X[n1][n2] = z[n1 m2 + n2] and the FFT is two matrix products,
+/// F_m1 X on the left, then (after the twiddle) F_m2 on the right, with no
+/// transpose in between: frequency k1 + m1 k2 ends at [k1][k2], which is the
+/// order of the spectrum, and the inverse undoes the same steps in reverse.
+/// Otherwise (the inner FFT of forced multi-pass plans below M = 8192, for
+/// tests; factors: the radices of its stages) every stage is a left
+/// product and frequencies end in natural order.
 ///
 /// A rowColumn program (and every multi-pass inner program) takes
 /// `rowsPerProgram` batch rows of one channel in turn, so the DFT matrices
@@ -92,17 +93,16 @@ struct Plan {
 /// inner program reads contiguous rows.
 int64_t spectrumIndex(const Plan &plan, int64_t k);
 
-/// The default plan: fused up to M = 8192 and for lengths up to 16384 that
-/// are not powers of two; multi-pass for the powers of two from 16384.
-/// `forceMultiPass` takes the multi-pass path at any size from M = 4 (for
-/// tests; M = 1 and 2 stay fused: no outer FFT of 2 fits).
+/// The default plan: fused up to M = 4096, multi-pass from 8192 (lengths
+/// that are not powers of two on zero-padded copies: paddedLength).
+/// `forceMultiPass` takes the multi-pass path at any size (for tests).
 Plan plan(int64_t seqlen, bool forceMultiPass = false);
 
 /// Radices of the stages of an FFT of size n (powers of two, at most 32).
 std::vector<int64_t> radices(int64_t n);
 
-/// How the fused kernel views the (channels, 4, M) spectrum: as is, or for
-/// rowColumn as (channels * 4 * m1, m2) rows, so each of P.re, P.im, Q.re,
+/// How the fused kernel views the (channels, 4, M) spectrum: as
+/// (channels * 4 * m1, m2) rows, so each of P.re, P.im, Q.re,
 /// Q.im is one m1 x m2 tile read in the layout of the transform.
 struct ViewShape {
   std::vector<int64_t> sizes, strides;

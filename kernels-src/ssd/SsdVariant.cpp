@@ -137,9 +137,11 @@ FusedCompile fusedCompile(const Variant &v) {
   // bench/RESULTS.md, 2026-12-01.
   c.storeMatrices = v.dstateTile == 128;
   // The scores as wgmma's A straight from registers: faster at dstate 128
-  // (1.44 -> 1.40 ms), slower at 64 (0.824 -> 0.933: shorter programs on
-  // average but a longer slowest SM). H200, bench/RESULTS.md, 2026-12-01.
-  c.wgmmaRegisterA = v.dstateTile > 64;
+  // (1.44 -> 1.40 ms). At 64 it was slower before stepped descriptors and
+  // early refill (0.824 -> 0.933, 2026-12-01); with them, 8 x 4K 0.654 ->
+  // 0.655 ms and 2 x 16K 0.784 -> 0.757 (session 17). H200,
+  // bench/RESULTS.md.
+  c.wgmmaRegisterA = true;
   // Exchange scratch placed by lifetime: the initial- and final-state
   // copies around the chunk loop leave the loop's buffers alone (dstate 128
   // with both: 132 -> 112 KB, two CTAs per SM instead of one; never more

@@ -115,9 +115,10 @@ if [ -x "$here/tessera-conv-bench" ] && [ -z "${SKIP_CONV:-}" ]; then
   tar xzf "$here/conv-kernels.tgz" -C "$convlib"
   conv() { run "conv-$1" "$here/tessera-conv-bench" --lib "$convlib/conv-kernels" "${@:2}"; }
   # Every power-of-two length, both element types, with and without gates;
-  # constant and impulse inputs at a short and a long length.
-  # 16000: the fused M = 16384 kernel (16384 itself runs in three passes).
-  for len in 256 512 1024 2048 4096 8192 16000 16384 32768 65536; do
+  # constant and impulse inputs at a short and a long length. 100 and 256
+  # run on the kernel of 512; 5000 and 16000 in three passes on padded
+  # copies.
+  for len in 100 256 512 1024 2048 4096 5000 8192 16000 16384 32768 65536; do
     for dt in bf16 f16; do
       for g in none pre,post; do
         conv "check-$len-$dt-${g/,/}" --batch 2 --channels 4 --seqlen "$len" --dtype "$dt" --gates "$g" --rows 3 --no-time
@@ -130,7 +131,7 @@ if [ -x "$here/tessera-conv-bench" ] && [ -z "${SKIP_CONV:-}" ]; then
     conv "check-$len-b20" --batch 20 --channels 2 --seqlen "$len" --rows 4 --no-time
   done
   # Lengths that run on zero-padded copies (conv::paddedLength): odd on the
-  # fused path, not a power of two above 16384 (three passes of M).
+  # fused path, not a power of two above 4096 (three passes of M).
   for len in 1001 16383 20000 40000; do
     for g in none pre,post; do
       conv "check-$len-${g/,/}" --batch 2 --channels 3 --seqlen "$len" --gates "$g" --rows 3 --no-time
@@ -138,16 +139,16 @@ if [ -x "$here/tessera-conv-bench" ] && [ -z "${SKIP_CONV:-}" ]; then
   done
   # (A constant input in bf16 is the case nearest its bound: 8.4e-3 at
   # 16384, bench/RESULTS.md session 14; 4096 is the fused 64 x 64 kernel.)
-  for len in 1024 4096 16384 65536; do
+  for len in 256 1024 4096 8192 16384 65536; do
     for in in constant impulse; do
       conv "check-$len-$in" --batch 1 --channels 3 --seqlen "$len" --input "$in" --no-time
     done
   done
-  # The benchmark: batch 16 x 768 channels at 1K, 2K, 4K, 16K, batch 4 at
-  # 64K, both element types, no gates; ours and the cuFFT path in one run
-  # (SKIP_CONV_BENCH=1 leaves it out).
+  # The benchmark: batch 16 x 768 channels at 1K, 2K, 4K, 16K (and 256, 8K
+  # and 16000 besides), batch 4 at 64K, both element types, no gates; ours
+  # and the cuFFT path in one run (SKIP_CONV_BENCH=1 leaves it out).
   [ -n "${SKIP_CONV_BENCH:-}" ] || for dt in bf16 f16; do
-    for len in 1024 2048 4096 16384; do
+    for len in 256 1024 2048 4096 8192 16000 16384; do
       conv "bench-$len-$dt" --batch 16 --channels 768 --seqlen "$len" --dtype "$dt"
     done
     conv "bench-65536-$dt" --batch 4 --channels 768 --seqlen 65536 --dtype "$dt"

@@ -103,7 +103,7 @@ TEST(ConvValidate, RejectsBadCalls) {
       [](conv::ConvArgs &a) {
         a.spectrum.shape = {3, 4, 128};
       },
-      "spectrum must have shape (3, 4, 256), got (3, 4, 128)");
+      "spectrum must have shape (3, 4, 512), got (3, 4, 128)");
   check(
       {2, 3, 256}, [](conv::ConvArgs &a) { a.pre = a.u; },
       "pre was given but its option is off");
@@ -177,8 +177,7 @@ TEST_F(ConvFakeDriverTest, PrepareWritesTheSpectrum) {
 }
 
 TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
-  // One kernel up to 16384: (channels, batch) programs, or for row-column
-  // plans (1K) one program per 16 batch rows of a channel.
+  // One kernel up to 4096: one program per 16 batch rows of a channel.
   conv::Shape s{33, 5, 1024};
   rt::KernelLibrary fused = libraryFor(1024, "tessera-conv-fused");
   rt::Status st = conv::convolve(*runtime, fused, s, conv::ElementType::bf16,
@@ -187,13 +186,15 @@ TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
   EXPECT_EQ(get("launches"), 1);
   EXPECT_EQ(get("grid_x"), 5);
   EXPECT_EQ(get("grid_y"), 3); // ceil(33 / 16)
-  s.seqlen = 256;              // not row-column: one program per batch row
-  rt::KernelLibrary fused256 = libraryFor(256, "tessera-conv-fused256");
-  st = conv::convolve(*runtime, fused256, s, conv::ElementType::bf16, {},
+  s.seqlen = 256; // on the kernel of 512, no copies: even lengths are read
+                  // as they are
+  rt::KernelLibrary fused512 = libraryFor(512, "tessera-conv-fused512");
+  st = conv::convolve(*runtime, fused512, s, conv::ElementType::bf16, {},
                       goodArgs(s, {}));
   ASSERT_TRUE(st.ok) << st.message;
+  EXPECT_EQ(get("launches"), 2);
   EXPECT_EQ(get("grid_x"), 5);
-  EXPECT_EQ(get("grid_y"), 33);
+  EXPECT_EQ(get("grid_y"), 3);
   s.batch = 35;
 
   // Three passes beyond; the last launch is the inverse outer pass, one
@@ -253,7 +254,7 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
   // 3 x 5 x 1002 two-byte samples, rounded up to 16 bytes.
   expectCrop(args, 0, 30064, 1002, 1001);
 
-  // Above 16384 a length that is not a power of two runs the three passes
+  // Above 4096 a length that is not a power of two runs the three passes
   // of M on copies of length M.
   s.seqlen = 20000;
   rt::KernelLibrary passes = libraryFor(32768, "tessera-conv-pad-passes");
@@ -289,7 +290,8 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
   EXPECT_CONTAINS(st.message,
                   "tessera print conv --dtype bf16 --seqlen 20000 --gates "
                   "none | tile-compile - --target sm_90a --num-warps 4 "
-                  "--no-hoist-invariants -o "
+                  "--no-hoist-invariants --pair-truncations --fma "
+                  "--step-descriptors -o "
                   "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi2_64_16_rc.ptx "
                   "--info "
                   "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi2_64_16_rc.json");

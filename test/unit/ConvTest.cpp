@@ -391,8 +391,13 @@ TEST(ConvSpectrum, RowColumnOrderIsAPermutationOfNaturalOrder) {
                   passes[r * M + conv::spectrumIndex(forced, f)])
             << "row " << r << " k " << f;
   }
-  EXPECT_FALSE(conv::plan(256).rowColumn);
-  EXPECT_FALSE(conv::plan(8192).rowColumn);
+  // Below 512 the row-column plan of 512; from 8192 the inner FFT of 1024
+  // (4096 at 65536); forced three passes below 8192 take radix stages.
+  EXPECT_TRUE(conv::plan(256).rowColumn);
+  EXPECT_EQ(conv::plan(256).factors, (std::vector<int64_t>{32, 16}));
+  EXPECT_TRUE(conv::plan(8192).rowColumn);
+  EXPECT_EQ(conv::plan(8192).factors, (std::vector<int64_t>{64, 16}));
+  EXPECT_EQ(conv::plan(65536).factors, (std::vector<int64_t>{64, 64}));
   EXPECT_FALSE(conv::plan(1024, /*forceMultiPass=*/true).rowColumn);
 }
 
@@ -459,6 +464,10 @@ TEST(ConvSpectrum, RejectsBadInput) {
 //===----------------------------------------------------------------------===//
 
 TEST(ConvPlan, FftSizeAndPaths) {
+  // At least 512, the smallest row-column FFT.
+  EXPECT_EQ(conv::fftSize(2), 512);
+  EXPECT_EQ(conv::fftSize(256), 512);
+  EXPECT_EQ(conv::fftSize(513), 1024);
   EXPECT_EQ(conv::fftSize(777), 1024);
   EXPECT_EQ(conv::fftSize(1000), 1024);
   EXPECT_EQ(conv::fftSize(1024), 1024);
@@ -470,27 +479,31 @@ TEST(ConvPlan, FftSizeAndPaths) {
       p *= v;
     return p;
   };
-  for (int64_t L : {256, 512, 1000, 1024, 2048, 4096, 16384, 16385, 32768}) {
+  for (int64_t L : {2, 256, 512, 1000, 1024, 2048, 4096, 5000, 8192, 16000,
+                    16384, 16385, 32768, 65536}) {
     SCOPED_TRACE("seqlen " + std::to_string(L));
     const int64_t M = conv::fftSize(L);
     conv::Plan p = conv::plan(L);
     EXPECT_EQ(p.M, M);
-    // Fused up to M = 8192, and at 16384 for lengths that are not powers
-    // of two.
-    EXPECT_EQ(p.fused, M <= 8192 || (M == 16384 && L != M));
+    // Fused up to M = 4096, three passes from 8192 (on padded copies for
+    // lengths that are not powers of two).
+    EXPECT_EQ(p.fused, M <= 4096);
+    EXPECT_EQ(conv::paddedLength(p, L), p.fused ? L + L % 2 : M);
     // One kernel fused, the three passes otherwise, first the module's.
     EXPECT_EQ(conv::planKernels(p).size(), p.fused ? 1u : 3u);
     EXPECT_STREQ(conv::planKernels(p).front(),
                  p.fused ? "conv_fused" : "conv_outer_fwd");
     // conj(Z[-k]) from the transform of conj(z) in the fused row-column
     // kernels up to 2048, gathered everywhere else.
-    EXPECT_EQ(p.conjugatePartners, p.fused && p.rowColumn && M <= 2048);
+    EXPECT_EQ(p.conjugatePartners, p.fused && M <= 2048);
+    // Every default plan is row-column: the fused FFT, or the inner one of
+    // the passes (1024 up to 32768, 4096 at 65536).
+    EXPECT_TRUE(p.rowColumn);
+    EXPECT_EQ(p.factors.size(), 2u);
     if (p.fused) {
       EXPECT_EQ(product(p.factors), M);
-      EXPECT_GE(p.factors.size(), 2u);
-      EXPECT_LE(p.factors.size(), 3u);
     } else {
-      EXPECT_GT(p.outer, 1);
+      EXPECT_EQ(M / p.outer, M == 65536 ? 4096 : 1024);
       EXPECT_EQ(p.outer * product(p.factors), M);
       // Inner programs: row pairs r, -r mod outer (0 and outer / 2, each
       // its own partner, share one), 16 batch rows each.
@@ -514,11 +527,11 @@ TEST(ConvPlan, FftSizeAndPaths) {
     EXPECT_GT(forced.outer, 1);
     EXPECT_EQ(forced.outer * product(forced.factors), M);
   }
-  // Three passes need an outer FFT of at least 2: M = 2 stays fused even
-  // when forced, M = 4 runs outer 2 x inner 2.
-  EXPECT_TRUE(conv::plan(2, /*forceMultiPass=*/true).fused);
-  EXPECT_FALSE(conv::plan(4, /*forceMultiPass=*/true).fused);
-  EXPECT_EQ(conv::plan(4, /*forceMultiPass=*/true).outer, 2);
+  // Forced three passes below 8192 (tests): outer 16 or 32, radix inner.
+  EXPECT_EQ(conv::plan(2, /*forceMultiPass=*/true).outer, 32);
+  EXPECT_EQ(conv::plan(2, /*forceMultiPass=*/true).factors,
+            (std::vector<int64_t>{16}));
+  EXPECT_EQ(conv::plan(4096, /*forceMultiPass=*/true).outer, 16);
 }
 
 TEST(ConvPlan, CompileFlagsPerLength) {
@@ -526,22 +539,19 @@ TEST(ConvPlan, CompileFlagsPerLength) {
     return conv::compileFlags(conv::plan(seqlen));
   };
   // What the kernel library passes tile-compile, as measured on the H200
-  // (bench/RESULTS.md): 1K keeps LICM, 64K refills early, 1K to 16K pair
+  // (bench/RESULTS.md): 1K keeps LICM, 64K refills early, all but 64K pair
   // conversions, contract multiply-adds and step wgmma descriptors.
   const std::string three = " --pair-truncations --fma --step-descriptors";
-  EXPECT_EQ(flags(256), "--num-warps 4 --no-hoist-invariants");
-  EXPECT_EQ(flags(512), "--num-warps 2 --no-hoist-invariants");
+  EXPECT_EQ(flags(512), "--num-warps 2 --no-hoist-invariants" + three);
+  EXPECT_EQ(flags(256), flags(512));
   EXPECT_EQ(flags(1024), "--num-warps 4" + three);
   EXPECT_EQ(flags(1000), flags(1024));
   EXPECT_EQ(flags(2048), "--num-warps 4 --no-hoist-invariants" + three);
   EXPECT_EQ(flags(4096), "--num-warps 8 --no-hoist-invariants" + three);
-  EXPECT_EQ(flags(8192), "--num-warps 16 --no-hoist-invariants");
-  // The fused M = 16384 kernel (not a power of two) against the passes.
-  EXPECT_EQ(flags(16382), "--num-warps 16 --no-swizzle --no-hoist-invariants");
-  EXPECT_EQ(flags(12000), flags(16382));
-  EXPECT_EQ(flags(16383), flags(16382));
-  EXPECT_EQ(flags(16384), "--num-warps 4 --no-hoist-invariants" + three);
-  EXPECT_EQ(flags(32768), "--num-warps 4 --no-hoist-invariants");
+  EXPECT_EQ(flags(8192), "--num-warps 4 --no-hoist-invariants" + three);
+  EXPECT_EQ(flags(16384), flags(8192));
+  EXPECT_EQ(flags(16000), flags(16384));
+  EXPECT_EQ(flags(32768), flags(8192));
   EXPECT_EQ(flags(20000), flags(32768));
   EXPECT_EQ(flags(65536), "--num-warps 8 --no-hoist-invariants --early-refill");
 }
@@ -655,13 +665,10 @@ int64_t countNonFinite(const Buffer &buffer) {
 
 double boundFor(dsl::DType dtype) { return dtype == dsl::f16 ? 2e-3 : 1e-2; }
 
-/// The launch count the plan implies: one fused kernel up to M = 8192 (and
-/// at 16384 for lengths that are not powers of two)
+/// The launch count the plan implies: one fused kernel up to M = 4096
 /// (unless forced), three passes otherwise.
 int expectedLaunches(int64_t seqlen, bool forceMultiPass) {
-  const int64_t M = conv::fftSize(seqlen);
-  return !forceMultiPass && (M <= 8192 || (M == 16384 && seqlen != M)) ? 1
-                                                                          : 3;
+  return !forceMultiPass && conv::fftSize(seqlen) <= 4096 ? 1 : 3;
 }
 
 struct ConvCase {
@@ -737,30 +744,33 @@ std::vector<ConvCase> randomCases() {
         {shapeOf(2, 3, 777), configOf(dtype, false, false), Input::Random});
     cases.push_back({shapeOf(2, 3, 777), configOf(dtype, true, true, true),
                      Input::Random});
-    // Fused with three factors (M = 4096), and short lengths.
+    // Fused at M = 4096 (8 warps' worth, partners gathered), and short
+    // lengths (on the row-column kernel of 512).
     cases.push_back(
         {shapeOf(2, 3, 4096), configOf(dtype, true, true), Input::Random});
     for (int64_t L : {2, 33, 100})
       cases.push_back(
           {shapeOf(2, 3, L), configOf(dtype, true, true), Input::Random});
-    // The smallest three passes: outer 2 x inner 2 (M = 4), outer 4 x
-    // inner 2 (M = 8).
+    // Short lengths forced into three passes: outer 32 x radix inner 16.
     for (int64_t L : {3, 5})
       cases.push_back({shapeOf(2, 3, L), configOf(dtype, true, true, true),
                        Input::Random});
   }
-  // M = 16384 fused (three factors) for a length that is not a power of
-  // two; three passes (outer 16, row-column inner 1024) for 16384.
+  // Three passes (outer 16, row-column inner 1024) for 16384, and for a
+  // length that is not a power of two on padded copies; at M = 8192 outer
+  // 8 (its outer FFTs too small for the Tensor Core's K) x inner 1024.
   cases.push_back(
       {shapeOf(1, 1, 16000), configOf(dsl::f16, false, true), Input::Random});
+  cases.push_back(
+      {shapeOf(1, 2, 5000), configOf(dsl::bf16, true, true), Input::Random});
   cases.push_back(
       {shapeOf(1, 1, 16384), configOf(dsl::bf16, true, true), Input::Random});
   // N = 65536: the multi-pass path by default (outer 32, row-column inner
   // 1024 = 64 x 16). One case (CI time).
   cases.push_back(
       {shapeOf(1, 1, 32768), configOf(dsl::f16, true, true), Input::Random});
-  // Lengths run on zero-padded copies: odd on the fused M = 16384 kernel,
-  // and above 16384 not a power of two (three passes of M = 32768).
+  // Lengths run on zero-padded copies: odd, and above 4096 not a power of
+  // two (three passes of M = 16384 and 32768).
   cases.push_back(
       {shapeOf(1, 1, 16383), configOf(dsl::bf16, true, true), Input::Random});
   cases.push_back(

@@ -169,9 +169,9 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
   };
   // What the kernel library passes tile-compile, as measured on the H200.
   EXPECT_EQ(flags(64), "--stages 3 --no-swizzle --num-warps 4 "
-                       "--no-wgmma-register-a --scratch-lifetimes "
-                       "--no-hoist-invariants --early-refill "
-                       "--pair-truncations --fma --step-descriptors");
+                       "--scratch-lifetimes --no-hoist-invariants "
+                       "--early-refill --pair-truncations --fma "
+                       "--step-descriptors");
   EXPECT_EQ(flags(128), "--stages 2 --no-swizzle --num-warps 4 --stmatrix "
                         "--scratch-lifetimes --no-hoist-invariants "
                         "--early-refill --pair-truncations --fma "

@@ -9,17 +9,17 @@ trap 'rm -rf "$out"' EXIT
 bash "$script" "$tessera" "$compile" "$out" f16 256:2 256:4:noswizzle 256:4:no-swizzle,no-pipeline
 fail() { echo "FAIL: $*" >&2; exit 1; }
 for tag in f16_256_w2 f16_256_w4_noswizzle f16_256_w4_no-swizzle_no-pipeline; do
-  json=$out/$tag/conv_fused_f16_M256_16_16.json
+  json=$out/$tag/conv_fused_f16_M512_32_16_rc.json
   [ -f "$json" ] || fail "$tag: no $json"
   [ -f "${json%.json}.ptx" ] || fail "$tag: no PTX"
   grep -qF -- "--lib \"\$here/$tag\"" "$out/run.sh" || fail "run.sh does not time $tag"
 done
-grep -q '"num_warps": 2' "$out/f16_256_w2/conv_fused_f16_M256_16_16.json" || fail "w2 is not 2 warps"
-grep -q '"num_warps": 4' "$out/f16_256_w4_noswizzle/conv_fused_f16_M256_16_16.json" || fail "w4 is not 4 warps"
+grep -q '"num_warps": 2' "$out/f16_256_w2/conv_fused_f16_M512_32_16_rc.json" || fail "w2 is not 2 warps"
+grep -q '"num_warps": 4' "$out/f16_256_w4_noswizzle/conv_fused_f16_M512_32_16_rc.json" || fail "w4 is not 4 warps"
 # The swizzle shows in the PTX as byte-addressed shared memory XORs; the
 # two variants must differ.
-cmp -s "$out/f16_256_w2/conv_fused_f16_M256_16_16.ptx" \
-  "$out/f16_256_w4_noswizzle/conv_fused_f16_M256_16_16.ptx" && fail "variants are identical"
+cmp -s "$out/f16_256_w2/conv_fused_f16_M512_32_16_rc.ptx" \
+  "$out/f16_256_w4_noswizzle/conv_fused_f16_M512_32_16_rc.ptx" && fail "variants are identical"
 if bash "$script" "$tessera" "$compile" "$out/none" 2>/dev/null; then
   fail "no variants must be a usage error"
 fi

@@ -26,6 +26,12 @@
 // RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors -o %t.conv16kl.ptx
 // RUN: FileCheck %s --input-file %t.conv16kl.ptx --check-prefix=CPASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv16kl.ptx -o %t.conv16kl.cubin 2>&1 | FileCheck %s --check-prefixes=PASSES,NOINJECT
+// The passes of 8K (outer 8, inner 1024) and gated 32K with the library's
+// flags: no spills.
+// RUN: tessera print conv --dtype bf16 --seqlen 8192 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors -o %t.conv8k.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.conv8k.ptx -o %t.conv8k.cubin 2>&1 | FileCheck %s --check-prefixes=PASSES,NOINJECT
+// RUN: tessera print conv --dtype f16 --seqlen 32768 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors -o %t.conv32k.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.conv32k.ptx -o %t.conv32k.cubin 2>&1 | FileCheck %s --check-prefixes=PASSES,NOINJECT
 // Without deferred waits, the same.
 // RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --no-defer-mma-waits -o %t.conv16k.ptx
 // RUN: FileCheck %s --input-file %t.conv16k.ptx --check-prefix=CPASYNC
@@ -65,11 +71,12 @@
 // RUN: tessera print conv --dtype bf16 | tile-compile - --target sm_90a -o %t.conv.ptx
 // RUN: %ptxas -arch=sm_90a %t.conv.ptx -o %t.conv.cubin
 // The conv library's fused kernels at 512, 1K and 2K (row-column plans),
-// with the flags `tessera conv-flags` gives them at 512 and 1K (2K as
+// with the flags `tessera conv-flags` gives them at 512 (and below) and 1K
+// (2K as
 // before session 16: with the library's pairing, fma and descriptor
 // options it spills 16 bytes, 68 with both gates): Tensor Core mma, no
 // spills. The gated 1K kernel too, with the library's flags.
-// RUN: tessera print conv --dtype bf16 --seqlen 512 --gates pre,post | tile-compile - --target sm_90a --num-warps 2 --no-hoist-invariants -o %t.conv512.ptx
+// RUN: tessera print conv --dtype bf16 --seqlen 512 --gates pre,post | tile-compile - --target sm_90a --num-warps 2 --no-hoist-invariants --pair-truncations --fma --step-descriptors -o %t.conv512.ptx
 // RUN: FileCheck %s --input-file %t.conv512.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv512.ptx -o %t.conv512.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print conv --dtype f16 --seqlen 1024 --gates none | tile-compile - --target sm_90a --num-warps 4 --pair-truncations --fma --step-descriptors -o %t.conv1k.ptx
@@ -99,7 +106,7 @@
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 --no-swizzle --num-warps 4 --stmatrix --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib128.ptx
 // RUN: FileCheck %s --input-file %t.ssdlib128.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib128.ptx -o %t.ssdlib128.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --no-swizzle --num-warps 4 --no-wgmma-register-a --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib64.ptx
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib64.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib64.ptx -o %t.ssdlib64.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --no-swizzle -o %t.ssdf64l.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf64l.ptx -o %t.ssdf64l.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL

@@ -2,22 +2,22 @@
 // compiles a length's kernels with (scripts/build-conv-kernels.sh).
 //
 // RUN: tessera conv-flags --seqlen 512 | FileCheck %s --check-prefix=K05
+// Below 512: the kernel of 512.
+// RUN: tessera conv-flags --seqlen 256 | FileCheck %s --check-prefix=K05
 // RUN: tessera conv-flags --seqlen 1024 | FileCheck %s --check-prefix=K1
 // RUN: tessera conv-flags --seqlen 4096 | FileCheck %s --check-prefix=K4
-// The fused M = 16384 kernel of lengths that are not powers of two, and the
-// three passes of 16384.
-// RUN: tessera conv-flags --seqlen 16382 | FileCheck %s --check-prefix=FUSED16
-// RUN: tessera conv-flags --seqlen 12000 | FileCheck %s --check-prefix=FUSED16
+// Three passes from 8192, for lengths that are not powers of two too.
+// RUN: tessera conv-flags --seqlen 8192 | FileCheck %s --check-prefix=K16
+// RUN: tessera conv-flags --seqlen 12000 | FileCheck %s --check-prefix=K16
 // RUN: tessera conv-flags --seqlen 16384 | FileCheck %s --check-prefix=K16
 // RUN: tessera conv-flags --seqlen 65536 | FileCheck %s --check-prefix=K64
 // RUN: not tessera conv-flags --seqlen 70000 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tessera conv-flags --seqlen 1 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tessera conv-flags 4096 2>&1 | FileCheck %s --check-prefix=STRAY
 
-// K05: {{^}}--num-warps 2 --no-hoist-invariants{{$}}
+// K05: {{^}}--num-warps 2 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
 // K1: {{^}}--num-warps 4 --pair-truncations --fma --step-descriptors{{$}}
 // K4: {{^}}--num-warps 8 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
-// FUSED16: {{^}}--num-warps 16 --no-swizzle --no-hoist-invariants{{$}}
 // K16: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
 // K64: {{^}}--num-warps 8 --no-hoist-invariants --early-refill{{$}}
 // BAD: error: --seqlen must be in [2, 65536]
