@@ -65,19 +65,18 @@ Plan plan(int64_t seqlen, bool forceMultiPass) {
     p.conjugatePartners = p.M <= 2048;
     return p;
   }
-  // The inner FFT row-column where its size allows: 1024 from 8K to 32K
-  // (outer 8, 16, 32; at 8K outer 8 ran 1.69 ms against 1.81 for 16 x 512),
-  // 4096 at 64K (outer 16). Below 8K (forced, for tests) the outer is 16 or
-  // 32, which leaves an inner size whose radices are even.
+  // A row-column inner FFT of 1024 at every size from 8K (outer 8 to 64).
+  // H200, bf16 (session 17): 8K (16 x 768) 1.69 ms against 1.81 for outer
+  // 16 x inner 512; 64K (4 x 768) 3.51 against 4.09 for outer 16 x inner
+  // 4096 and 4.21 for 32 x 2048; inner 2048 lost everywhere (16K 4.41 and
+  // 32K 3.97 against 2.89 and 3.08): it spills 440 bytes. Below 8K (forced,
+  // for tests) the outer is 16 or 32, which leaves an inner size whose
+  // radices are even.
   int bits = 0;
   while ((int64_t(1) << bits) < p.M)
     ++bits;
-  if (p.M >= 65536)
-    p.outer = p.M / 4096;
-  else if (p.M >= 8192)
-    p.outer = p.M / 1024;
-  else
-    p.outer = std::min<int64_t>(p.M / 2, bits % 2 == 0 ? 16 : 32);
+  p.outer = p.M >= 8192 ? p.M / 1024
+                        : std::min<int64_t>(p.M / 2, bits % 2 == 0 ? 16 : 32);
   const int64_t inner = p.M / p.outer;
   // Each inner program takes 16 batch rows of its row pair, so the DFT
   // matrices and twiddles it builds serve them all, as in the fused kernel.
@@ -172,12 +171,11 @@ std::string compileFlags(const Plan &p) {
   // Warps: the fused kernels hold 16 rows of the m1 x m2 matrix a warp (2
   // warps at 512, 4 at 1K and 2K: the left product's result is then the
   // right product's A operand in registers), 8 at 4K (4 spill there).
-  // Three passes: 4 warps from 8K to 32K (row-column inner 1024), 8 at 64K
-  // (inner 4096).
+  // Three passes: 4 warps (row-column inner 1024).
   int64_t warps = 4;
   if (p.fused && p.M == 512)
     warps = 2;
-  else if (p.M == 4096 || (!p.fused && p.M == 65536))
+  else if (p.fused && p.M == 4096)
     warps = 8;
   std::string flags = "--num-warps " + std::to_string(warps);
   // No LICM but at 1K: what it hoists spills (H200, bf16, 16 x 768: 2K
@@ -185,17 +183,11 @@ std::string compileFlags(const Plan &p) {
   // whose registers it fits (0.139 with, 0.155 without). Session 10.
   if (p.M != 1024)
     flags += " --no-hoist-invariants";
-  // Early refill at 64K only: 4.24 -> 4.14 ms; 1K to 4K unchanged, 16K
-  // 3.01 -> 3.02 (session 15).
-  if (p.M == 65536)
-    flags += " --early-refill";
-  // Paired 16-bit conversions, fma and stepped wgmma descriptors but at 64K
+  // Paired 16-bit conversions, fma and stepped wgmma descriptors everywhere
   // (H200, 16 x 768, bf16: 512 0.066 -> 0.054 ms, 1K 0.107 -> 0.097, 2K
   // 0.207 -> 0.178, 4K 0.633 -> 0.627, 8K 1.76 -> 1.69, 16K 3.008 -> 2.915,
-  // 32K (8 x 768) 3.54 -> 3.11; 64K (4 x 768) 4.13 -> 4.16). Sessions 16
-  // and 17.
-  if (p.M != 65536)
-    flags += " --pair-truncations --fma --step-descriptors";
+  // 32K (8 x 768) 3.54 -> 3.11). Sessions 16 and 17.
+  flags += " --pair-truncations --fma --step-descriptors";
   return flags;
 }
 

@@ -391,13 +391,14 @@ TEST(ConvSpectrum, RowColumnOrderIsAPermutationOfNaturalOrder) {
                   passes[r * M + conv::spectrumIndex(forced, f)])
             << "row " << r << " k " << f;
   }
-  // Below 512 the row-column plan of 512; from 8192 the inner FFT of 1024
-  // (4096 at 65536); forced three passes below 8192 take radix stages.
+  // Below 512 the row-column plan of 512; from 8192 the inner FFT of 1024;
+  // forced three passes below 8192 take radix stages.
   EXPECT_TRUE(conv::plan(256).rowColumn);
   EXPECT_EQ(conv::plan(256).factors, (std::vector<int64_t>{32, 16}));
   EXPECT_TRUE(conv::plan(8192).rowColumn);
   EXPECT_EQ(conv::plan(8192).factors, (std::vector<int64_t>{64, 16}));
-  EXPECT_EQ(conv::plan(65536).factors, (std::vector<int64_t>{64, 64}));
+  EXPECT_EQ(conv::plan(65536).factors, (std::vector<int64_t>{64, 16}));
+  EXPECT_EQ(conv::plan(65536).outer, 64);
   EXPECT_FALSE(conv::plan(1024, /*forceMultiPass=*/true).rowColumn);
 }
 
@@ -497,13 +498,13 @@ TEST(ConvPlan, FftSizeAndPaths) {
     // kernels up to 2048, gathered everywhere else.
     EXPECT_EQ(p.conjugatePartners, p.fused && M <= 2048);
     // Every default plan is row-column: the fused FFT, or the inner one of
-    // the passes (1024 up to 32768, 4096 at 65536).
+    // the passes (1024).
     EXPECT_TRUE(p.rowColumn);
     EXPECT_EQ(p.factors.size(), 2u);
     if (p.fused) {
       EXPECT_EQ(product(p.factors), M);
     } else {
-      EXPECT_EQ(M / p.outer, M == 65536 ? 4096 : 1024);
+      EXPECT_EQ(M / p.outer, 1024);
       EXPECT_EQ(p.outer * product(p.factors), M);
       // Inner programs: row pairs r, -r mod outer (0 and outer / 2, each
       // its own partner, share one), 16 batch rows each.
@@ -539,8 +540,8 @@ TEST(ConvPlan, CompileFlagsPerLength) {
     return conv::compileFlags(conv::plan(seqlen));
   };
   // What the kernel library passes tile-compile, as measured on the H200
-  // (bench/RESULTS.md): 1K keeps LICM, 64K refills early, all but 64K pair
-  // conversions, contract multiply-adds and step wgmma descriptors.
+  // (bench/RESULTS.md): 1K keeps LICM, every length pairs conversions,
+  // contracts multiply-adds and steps wgmma descriptors.
   const std::string three = " --pair-truncations --fma --step-descriptors";
   EXPECT_EQ(flags(512), "--num-warps 2 --no-hoist-invariants" + three);
   EXPECT_EQ(flags(256), flags(512));
@@ -553,7 +554,7 @@ TEST(ConvPlan, CompileFlagsPerLength) {
   EXPECT_EQ(flags(16000), flags(16384));
   EXPECT_EQ(flags(32768), flags(8192));
   EXPECT_EQ(flags(20000), flags(32768));
-  EXPECT_EQ(flags(65536), "--num-warps 8 --no-hoist-invariants --early-refill");
+  EXPECT_EQ(flags(65536), flags(8192));
 }
 
 //===----------------------------------------------------------------------===//
@@ -775,8 +776,8 @@ std::vector<ConvCase> randomCases() {
       {shapeOf(1, 1, 16383), configOf(dsl::bf16, true, true), Input::Random});
   cases.push_back(
       {shapeOf(1, 1, 20000), configOf(dsl::f16, true, false), Input::Random});
-  // The longest length, as shipped: outer 16, row-column inner 4096 = 64 x
-  // 64 (the outer passes' column block of 128 is a whole block here too).
+  // The longest length, as shipped: outer 64 (the outer FFT on Tensor
+  // Cores with K = 64), row-column inner 1024.
   cases.push_back(
       {shapeOf(1, 1, 65536), configOf(dsl::bf16, false, false), Input::Random});
   // More batch rows than a multi-pass program takes (16): every pass's
