@@ -780,6 +780,8 @@ std::vector<ConvCase> randomCases() {
   // Cores with K = 64), row-column inner 1024.
   cases.push_back(
       {shapeOf(1, 1, 65536), configOf(dsl::bf16, false, false), Input::Random});
+  cases.push_back(
+      {shapeOf(1, 1, 65536), configOf(dsl::f16, true, true), Input::Random});
   // More batch rows than a multi-pass program takes (16): every pass's
   // second, partial block of rows.
   cases.push_back({shapeOf(18, 1, 1024), configOf(dsl::bf16, true, true, true),
