@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bench/Half.h"
+#include "bench/KernelTimes.h"
 #include "kernels-src/conv/ConvGpu.h"
 
 #include <cuda_runtime.h>
@@ -265,6 +266,10 @@ int main(int argc, char **argv) {
               "moved at least -> HBM floor %.3f ms (%.1f%% of it)\n",
               text, runtime->deviceName().c_str(), ms, iters, bytes / 1e6,
               floorMs, 100.0 * floorMs / ms);
+  if (!bench::printKernelTimes(*runtime, [&] {
+        return conv::convolve(*runtime, library, shape, dtype, gates, args);
+      }))
+    return 1;
   if (!baseline)
     return 0;
 

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bench/Half.h"
+#include "bench/KernelTimes.h"
 #include "kernels-src/ssd/SsdGpu.h"
 #include "kernels-src/ssd/SsdReference.h"
 
@@ -414,5 +415,9 @@ int main(int argc, char **argv) {
               "at least -> HBM floor %.3f ms (%.1f%% of it)\n",
               shapeText, runtime->deviceName().c_str(), ms, opt.iters,
               bytes / 1e6, floorMs, 100.0 * floorMs / ms);
+  if (!bench::printKernelTimes(*runtime, [&] {
+        return ssd::forward(*runtime, lib, s, o, opt.dtype, args, segments);
+      }))
+    return 1;
   return 0;
 }

@@ -485,6 +485,8 @@ constexpr int kDefaultSharedLimit = 48 * 1024;
 constexpr size_t kJitLogBytes = 64 * 1024;
 /// Tensor maps kept in device memory before the cache starts over.
 constexpr size_t kMaxCachedTensorMaps = 4096;
+// Launches startKernelTimes records (two events each) before launch fails.
+constexpr size_t kMaxTimedLaunches = 65536;
 
 /// The bytes of an encode call's arguments: a cache key.
 std::string tensorMapKey(const TensorMapArgs &a) {
@@ -560,11 +562,34 @@ struct Runtime::Impl {
   // neither encodes nor copies.
   std::unordered_map<std::string, DevicePtr> tensorMaps;
   std::unordered_map<std::string, DevicePtr> tensorMapsByArgs;
+  // startKernelTimes: the events around each launch since, by kernel name.
+  struct TimedLaunch {
+    std::string name;
+    CUevent start = nullptr, end = nullptr;
+  };
+  bool recordKernelTimes = false;
+  std::vector<TimedLaunch> timedLaunches;
+
+  void destroyEvents(const TimedLaunch &t) {
+    for (CUevent e : {t.start, t.end})
+      if (e && d.cuEventDestroy)
+        d.cuEventDestroy(e);
+  }
+  void dropLastTimedLaunch() {
+    destroyEvents(timedLaunches.back());
+    timedLaunches.pop_back();
+  }
+  void destroyTimedLaunches() {
+    for (const TimedLaunch &t : timedLaunches)
+      destroyEvents(t);
+    timedLaunches.clear();
+  }
 
   ~Impl() {
     if (retained) {
       if (d.cuCtxSetCurrent)
         d.cuCtxSetCurrent(context);
+      destroyTimedLaunches();
       if (d.cuMemFree)
         for (auto &[bytes, ptr] : tensorMaps)
           d.cuMemFree(ptr);
@@ -1090,14 +1115,42 @@ Status Runtime::launch(const std::string &ptx, const KernelInfo &info,
            std::to_string(threads) + ", dynamic shared memory " +
            std::to_string(info.sharedBytes) + " bytes)";
   };
+  Impl::TimedLaunch *timed = nullptr;
+  if (im.recordKernelTimes) {
+    if (im.timedLaunches.size() >= kMaxTimedLaunches)
+      return Status::error("launch of kernel '" + info.name +
+                           "': more than " + std::to_string(kMaxTimedLaunches) +
+                           " launches recorded since startKernelTimes; "
+                           "collect them with stopKernelTimes");
+    im.timedLaunches.push_back({info.name, nullptr, nullptr});
+    timed = &im.timedLaunches.back();
+    Status s = im.check(im.d.cuEventCreate(&timed->start, CU_EVENT_DEFAULT),
+                        "kernel times: cuEventCreate");
+    if (s)
+      s = im.check(im.d.cuEventCreate(&timed->end, CU_EVENT_DEFAULT),
+                   "kernel times: cuEventCreate");
+    if (s)
+      s = im.check(im.d.cuEventRecord(timed->start, nullptr),
+                   "kernel times: cuEventRecord");
+    if (!s) {
+      im.dropLastTimedLaunch();
+      return s;
+    }
+  }
   CUresult r = im.d.cuLaunchKernel(
       f->fn, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
       static_cast<unsigned>(grid[2]), static_cast<unsigned>(threads), 1, 1,
       static_cast<unsigned>(info.sharedBytes), nullptr, packed.pointers.data(),
       nullptr);
-  if (r != CUDA_SUCCESS)
+  if (timed && r == CUDA_SUCCESS)
+    r = im.d.cuEventRecord(timed->end, nullptr);
+  if (r != CUDA_SUCCESS) {
+    // Only launches that ran, with both events recorded, are kept.
+    if (timed)
+      im.dropLastTimedLaunch();
     return Status::error("launch of kernel '" + info.name + "'" + config() +
                          " failed: cuLaunchKernel: " + im.errorText(r));
+  }
   if (sync) {
     r = im.d.cuCtxSynchronize();
     if (r != CUDA_SUCCESS)
@@ -1234,6 +1287,51 @@ Status Runtime::time(const std::function<Status()> &fn, int warmup, int iters,
       return s;
     }
     millis.push_back(ms);
+  }
+  return Status::success();
+}
+
+Status Runtime::startKernelTimes() {
+  Impl &im = *impl_;
+  if (Status s = im.activate(); !s)
+    return s;
+  im.destroyTimedLaunches();
+  im.recordKernelTimes = true;
+  return Status::success();
+}
+
+Status Runtime::stopKernelTimes(std::vector<KernelTime> &out) {
+  out.clear();
+  Impl &im = *impl_;
+  if (Status s = im.activate(); !s)
+    return s;
+  im.recordKernelTimes = false;
+  // Emptied whatever happens below: a failed launch leaves events that were
+  // never recorded.
+  struct Drop {
+    Impl &im;
+    ~Drop() { im.destroyTimedLaunches(); }
+  } drop{im};
+  if (Status s = im.check(im.d.cuCtxSynchronize(),
+                          "kernel times: cuCtxSynchronize (the timed work "
+                          "failed)");
+      !s)
+    return s;
+  std::unordered_map<std::string, size_t> at;
+  for (const Impl::TimedLaunch &t : im.timedLaunches) {
+    float ms = 0;
+    if (Status s = im.check(im.d.cuEventElapsedTime(&ms, t.start, t.end),
+                            "kernel times: cuEventElapsedTime");
+        !s) {
+      out.clear();
+      return s;
+    }
+    auto [it, fresh] = at.try_emplace(t.name, out.size());
+    if (fresh)
+      out.push_back({t.name, 0, 0.0});
+    KernelTime &k = out[it->second];
+    ++k.launches;
+    k.millis += ms;
   }
   return Status::success();
 }

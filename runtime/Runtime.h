@@ -153,6 +153,20 @@ public:
   Status time(const std::function<Status()> &fn, int warmup, int iters,
               std::vector<double> &millis);
 
+  /// Each kernel's share of a call, for benchmarks: from
+  /// `startKernelTimes`, every launch is bracketed by two CUDA events
+  /// (which add a little time between launches: time whole calls without
+  /// them). At most 65536 launches are recorded; a launch past that fails.
+  struct KernelTime {
+    std::string name;
+    int launches = 0;
+    double millis = 0; // summed over its launches
+  };
+  Status startKernelTimes();
+  /// Waits for the recorded launches and gives each kernel's launches and
+  /// summed time, in the order the kernels first ran; recording stops.
+  Status stopKernelTimes(std::vector<KernelTime> &out);
+
   /// The number of modules in the cache (for tests).
   size_t cachedModules() const;
   /// The number of tensor maps in device memory (for tests).

@@ -1940,6 +1940,68 @@ TEST_F(FakeDriverTest, TimeLaunches) {
   EXPECT_EQ(get("module_loads"), 1);
 }
 
+TEST_F(FakeDriverTest, KernelTimes) {
+  Runtime &rt = create();
+  DevicePtr x = 0;
+  ASSERT_TRUE(rt.alloc(64, x).ok);
+  // A second kernel: the same body under another name.
+  std::string other = kScalePtx;
+  for (size_t at; (at = other.find("scale2")) != std::string::npos;)
+    other.replace(at, 6, "shift2");
+  KernelInfo otherInfo = scaleInfo();
+  otherInfo.name = "shift2";
+  auto launch = [&](const std::string &ptx, const KernelInfo &info) {
+    return rt.launch(ptx, info, {1, 1, 1},
+                     {viewArg(x, {1}, {1}), viewArg(x, {1}, {1})}, false);
+  };
+  // Not recording: nothing collected, no events.
+  ASSERT_TRUE(launch(kScalePtx, scaleInfo()).ok);
+  std::vector<Runtime::KernelTime> times = {{"stale", 1, 1.0}};
+  ASSERT_TRUE(rt.stopKernelTimes(times).ok);
+  EXPECT_TRUE(times.empty());
+  EXPECT_EQ(get("events_created"), 0);
+
+  // The fake clock: 500 us per event record plus launch_us:<kernel> per
+  // launch, so each scale2 launch reads 2 ms and each shift2 launch 0.75.
+  set("launch_us:scale2", 1500);
+  set("launch_us:shift2", 250);
+  ASSERT_TRUE(rt.startKernelTimes().ok);
+  ASSERT_TRUE(launch(other, otherInfo).ok);
+  ASSERT_TRUE(launch(kScalePtx, scaleInfo()).ok);
+  ASSERT_TRUE(launch(kScalePtx, scaleInfo()).ok);
+  // A launch that fails is not counted (and leaves no events behind).
+  set("launch_error:shift2", 1);
+  EXPECT_FALSE(launch(other, otherInfo).ok);
+  set("launch_error:shift2", 0);
+  ASSERT_TRUE(rt.stopKernelTimes(times).ok);
+  ASSERT_EQ(times.size(), 2u);
+  EXPECT_EQ(times[0].name, "shift2"); // the order they first ran
+  EXPECT_EQ(times[0].launches, 1);
+  EXPECT_DOUBLE_EQ(times[0].millis, 0.75);
+  EXPECT_EQ(times[1].name, "scale2");
+  EXPECT_EQ(times[1].launches, 2);
+  EXPECT_DOUBLE_EQ(times[1].millis, 4.0);
+  EXPECT_EQ(get("events_created"), 8);
+  EXPECT_EQ(get("events_destroyed"), 8);
+
+  // Stopped: later launches are not recorded.
+  ASSERT_TRUE(launch(kScalePtx, scaleInfo()).ok);
+  ASSERT_TRUE(rt.stopKernelTimes(times).ok);
+  EXPECT_TRUE(times.empty());
+  EXPECT_EQ(get("events_created"), 8);
+
+  // A failure found when waiting is reported, and the events still go.
+  ASSERT_TRUE(rt.startKernelTimes().ok);
+  ASSERT_TRUE(launch(kScalePtx, scaleInfo()).ok);
+  set("sync_error", 700);
+  Status s = rt.stopKernelTimes(times);
+  EXPECT_FALSE(s.ok);
+  EXPECT_CONTAINS(s.message, "kernel times: cuCtxSynchronize (the timed work "
+                             "failed)");
+  EXPECT_TRUE(times.empty());
+  EXPECT_EQ(get("events_created"), get("events_destroyed"));
+}
+
 TEST_F(FakeDriverTest, TwoRuntimes) {
   Runtime &a = create();
   std::unique_ptr<Runtime> b;
