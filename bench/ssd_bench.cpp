@@ -18,7 +18,8 @@
 //     that takes at the H200's measured 4.27 TB/s.
 //   --segments: the split forward's segments (0: ssd::forward chooses,
 //     with a workspace for them; 1: one walk over the sequence).
-// Prints one "check" line (PASS/FAIL) and one "time" line; exits 1 on FAIL.
+// Prints one "check" line (PASS/FAIL), one "time" line and one line of each
+// kernel's time per call and share (bench/KernelTimes.h); exits 1 on FAIL.
 //
 //===----------------------------------------------------------------------===//
 

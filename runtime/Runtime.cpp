@@ -1118,8 +1118,8 @@ Status Runtime::launch(const std::string &ptx, const KernelInfo &info,
   Impl::TimedLaunch *timed = nullptr;
   if (im.recordKernelTimes) {
     if (im.timedLaunches.size() >= kMaxTimedLaunches)
-      return Status::error("launch of kernel '" + info.name +
-                           "': more than " + std::to_string(kMaxTimedLaunches) +
+      return Status::error("launch of kernel '" + info.name + "': more than " +
+                           std::to_string(kMaxTimedLaunches) +
                            " launches recorded since startKernelTimes; "
                            "collect them with stopKernelTimes");
     im.timedLaunches.push_back({info.name, nullptr, nullptr});
@@ -1142,8 +1142,6 @@ Status Runtime::launch(const std::string &ptx, const KernelInfo &info,
       static_cast<unsigned>(grid[2]), static_cast<unsigned>(threads), 1, 1,
       static_cast<unsigned>(info.sharedBytes), nullptr, packed.pointers.data(),
       nullptr);
-  if (timed && r == CUDA_SUCCESS)
-    r = im.d.cuEventRecord(timed->end, nullptr);
   if (r != CUDA_SUCCESS) {
     // Only launches that ran, with both events recorded, are kept.
     if (timed)
@@ -1151,6 +1149,15 @@ Status Runtime::launch(const std::string &ptx, const KernelInfo &info,
     return Status::error("launch of kernel '" + info.name + "'" + config() +
                          " failed: cuLaunchKernel: " + im.errorText(r));
   }
+  if (timed)
+    if (Status s =
+            im.check(im.d.cuEventRecord(timed->end, nullptr),
+                     "kernel times: cuEventRecord after the launch of '" +
+                         info.name + "'");
+        !s) {
+      im.dropLastTimedLaunch();
+      return s;
+    }
   if (sync) {
     r = im.d.cuCtxSynchronize();
     if (r != CUDA_SUCCESS)
@@ -1303,15 +1310,15 @@ Status Runtime::startKernelTimes() {
 Status Runtime::stopKernelTimes(std::vector<KernelTime> &out) {
   out.clear();
   Impl &im = *impl_;
-  if (Status s = im.activate(); !s)
-    return s;
   im.recordKernelTimes = false;
-  // Emptied whatever happens below: a failed launch leaves events that were
-  // never recorded.
+  // The events go whatever happens below (the context, the wait or a
+  // reading failing).
   struct Drop {
     Impl &im;
     ~Drop() { im.destroyTimedLaunches(); }
   } drop{im};
+  if (Status s = im.activate(); !s)
+    return s;
   if (Status s = im.check(im.d.cuCtxSynchronize(),
                           "kernel times: cuCtxSynchronize (the timed work "
                           "failed)");

@@ -42,6 +42,6 @@ for spec in "$@"; do
   rm "$out/$tag/k.mlir"
   batch=16
   [ "$len" -gt 16384 ] && batch=4
-  echo "printf '%-28s ' $tag; \"\$bench\" --lib \"\$here/$tag\" --batch $batch --channels 768 --seqlen $len --dtype $dtype --no-baseline 2>&1 | tail -n 1" >> "$out/run.sh"
+  echo "printf '%-28s ' $tag; \"\$bench\" --lib \"\$here/$tag\" --batch $batch --channels 768 --seqlen $len --dtype $dtype --no-baseline 2>&1 | grep -E '^(time|FAIL)' | tail -n 1" >> "$out/run.sh"
 done
 chmod +x "$out/run.sh"

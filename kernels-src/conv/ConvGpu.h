@@ -27,7 +27,7 @@ struct Gates {
 
 /// One call: u, pre, post, y (batch, channels, seqlen) in the element type,
 /// the spectrum (channels, 4, fftSize(seqlen)) f32 from `prepare`, and,
-/// where workspaceBytes(shape, gates) is not 0 (three passes from 16384,
+/// where workspaceBytes(shape, gates) is not 0 (three passes from M = 8192,
 /// lengths run on padded copies), a workspace of that many bytes, 16-byte
 /// aligned. Only the batch and channel strides of u, the gates and y may differ
 /// from row-major: each sequence is contiguous.
@@ -41,7 +41,7 @@ struct ConvArgs {
 /// tensors as given; for three passes two work buffers of (batch, channels,
 /// 2, fftSize(seqlen)) two-byte elements (the inner pass reads one and
 /// writes the other); for a length the kernels do not take as it is (odd,
-/// or above 16384 and not a power of two), zero-padded copies of u, the
+/// or above 4096 and not a power of two), zero-padded copies of u, the
 /// gates given and y, of paddedLength samples, after them. Without
 /// `gates`, room for both.
 size_t workspaceBytes(const Shape &shape, Gates gates = {true, true});
@@ -53,9 +53,9 @@ rt::Status prepare(rt::Runtime &runtime, const Shape &shape,
                    const DeviceTensor &k, const DeviceTensor &spectrum);
 
 /// Checks a call without touching the GPU; "" or the first problem.
-/// Lengths: 2..65536. One kernel up to 16384 (16384 itself runs in three
-/// passes), three passes above; odd lengths, and lengths above 16384 that
-/// are not powers of two, run on zero-padded copies (conv_copy_rows).
+/// Lengths: 2..65536. One kernel up to 4096, three passes above; odd
+/// lengths, and lengths above 4096 that are not powers of two, run on
+/// zero-padded copies (conv_copy_rows).
 std::string validate(const Shape &shape, ElementType dtype, Gates gates,
                      const ConvArgs &args);
 

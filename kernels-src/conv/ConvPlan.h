@@ -87,8 +87,8 @@ struct Plan {
 };
 
 /// Where frequency k (0 <= k < M) of the spectrum and of the kernels'
-/// transforms sits. Fused: k itself, or (k mod m1) m2 + k / m1 for
-/// rowColumn. Multi-pass: frequency r + outer kk (r < outer) at r inner +
+/// transforms sits. Fused (row-column): (k mod m1) m2 + k / m1.
+/// Multi-pass: frequency r + outer kk (r < outer) at r inner +
 /// kk', kk' the position of kk in the inner FFT's order (as above), so each
 /// inner program reads contiguous rows.
 int64_t spectrumIndex(const Plan &plan, int64_t k);
@@ -150,8 +150,8 @@ std::array<int64_t, 3> outerGrid(const Plan &plan, int64_t batch,
 
 /// The tile-compile flags (after --target sm_90a) the kernel library
 /// compiles a plan's kernels with, as measured on the H200
-/// (bench/RESULTS.md): warps, the exchange swizzle, LICM, early refill and
-/// the pairing, fma and descriptor options, per FFT size. The build script
+/// (bench/RESULTS.md): warps, LICM and the pairing, fma and descriptor
+/// options, per plan. The build script
 /// (`tessera conv-flags`) and buildCommand both take them from here.
 std::string compileFlags(const Plan &p);
 

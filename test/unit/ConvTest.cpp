@@ -793,8 +793,8 @@ std::vector<ConvCase> randomCases() {
   return cases;
 }
 
-/// Constant and impulse inputs, on each path (fused with two and with three
-/// factors, multi-pass) and dtype. f16 must not overflow on the constant
+/// Constant and impulse inputs, on each path (fused at 1K and at 4K, where
+/// the partners are gathered; three passes forced) and dtype. f16 must not overflow on the constant
 /// input, whose DC term M (1 + i) is the largest value of the transform.
 std::vector<ConvCase> specialInputCases() {
   std::vector<ConvCase> cases;
@@ -1096,7 +1096,7 @@ TEST(ConvInterpreterErrors, BatchOrChannelsBelowOne) {
                  std::to_string(H));
     conv::Shape s = shapeOf(B, H, 256);
     Buffer u(DType::bf16, {B, H, 256}), y(DType::bf16, {B, H, 256}),
-        spectrum(DType::f32, {H, 4, 256});
+        spectrum(DType::f32, {H, 4, 512});
     conv::Buffers b;
     b.u = &u;
     b.y = &y;

@@ -535,7 +535,7 @@ int main(int argc, char **argv) {
                                  gates.find("pre") != std::string::npos,
                                  gates.find("post") != std::string::npos);
       } else if (kernel == "conv") {
-        // The plan of --seqlen (default 1024: M = 32 x 32, fused), gates
+        // The plan of --seqlen (default 1024: M = 64 x 16, fused), gates
         // from --gates (default both).
         std::string gates = gateSet.empty() ? "pre,post" : gateSet;
         if (gates != "none" && gates != "pre" && gates != "post" &&
