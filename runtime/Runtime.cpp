@@ -1149,15 +1149,15 @@ Status Runtime::launch(const std::string &ptx, const KernelInfo &info,
     return Status::error("launch of kernel '" + info.name + "'" + config() +
                          " failed: cuLaunchKernel: " + im.errorText(r));
   }
-  if (timed)
-    if (Status s =
-            im.check(im.d.cuEventRecord(timed->end, nullptr),
-                     "kernel times: cuEventRecord after the launch of '" +
-                         info.name + "'");
-        !s) {
+  if (timed) {
+    Status s = im.check(im.d.cuEventRecord(timed->end, nullptr),
+                        "kernel times: cuEventRecord after the launch of '" +
+                            info.name + "'");
+    if (!s) {
       im.dropLastTimedLaunch();
       return s;
     }
+  }
   if (sync) {
     r = im.d.cuCtxSynchronize();
     if (r != CUDA_SUCCESS)
