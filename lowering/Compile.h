@@ -29,13 +29,13 @@ struct CompileOptions {
   /// tile-pipeline early-refill: refill a stage at the top of the next
   /// iteration where no wgmma group stays in flight across iterations (one
   /// more iteration of lead for the same shared memory). Off by default; the
-  /// SSD library and conv at 64K turn it on (measured).
+  /// SSD library turns it on (measured).
   bool earlyRefill = false;
   /// tile-pair-truncations: two f32 packed into one word of bf16 or f16
   /// convert in one cvt.rn.bf16x2.f32. Off by default, like fma and step
   /// descriptors: each moves ptxas's allocation of a kernel at its register
-  /// limit either way; the SSD library and conv 1K, 2K, 4K and the
-  /// three-pass 16K turn the three on together (conv::compileFlags).
+  /// limit either way; the SSD and conv libraries turn the three on
+  /// together (ssd::fusedCompile, conv::compileFlags).
   bool pairTruncations = false;
   /// Let the NVPTX backend contract a multiply and the add it feeds into
   /// one fma (LLVM's FPOpFusion::Fast; nvcc's default --fmad=true).
