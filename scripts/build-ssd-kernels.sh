@@ -12,7 +12,7 @@ build() { # dtype dstate headdim options [module: ssd-fused or ssd-split]
   "$tessera" print "${5:-ssd-fused}" --dtype "$1" --dstate "$2" --headdim "$3" \
     --options "$4" > "$tmp/k.mlir"
   # The flags are ssd::fusedCompile's (stages, warps, stmatrix, warpgroups
-  # along N, no exchange swizzle; measured on the H200, bench/RESULTS.md),
+  # along N, exchange swizzle; measured on the H200, bench/RESULTS.md),
   # for the split forward's three kernels too.
   # TILE_COMPILE_FLAGS, when set, replaces them all (variant timings).
   flags=${TILE_COMPILE_FLAGS-$("$tessera" ssd-flags --dtype "$1" --dstate "$2" \

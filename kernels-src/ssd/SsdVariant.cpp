@@ -129,13 +129,23 @@ FusedCompile fusedCompile(const Variant &v) {
   c.stages = v.dstateTile <= 64 ? 3 : 2;
   c.warps = fusedWarps(v.dstateTile);
   c.warpgroupsAlongN = c.warps > 4;
-  // stmatrix for the shared-memory copies of the state and scores: faster
-  // at dstate 128 (1.401 vs 1.436 ms), slower at 64 and 256 (0.952 vs
-  // 0.842, 4.786 vs 4.619). No exchange swizzle: its address registers
-  // cost the 255-register kernel more than the bank conflicts it removes
-  // (1.884 vs 1.936 ms at dstate 128, 6.569 vs 7.033 at 256). H200,
-  // bench/RESULTS.md, 2026-12-01.
-  c.storeMatrices = v.dstateTile == 128;
+  // The exchange swizzle, except in kernels that copy initial or final
+  // states. Without stmatrix, whose only gain (dstate 128, 2.5%) was
+  // measured without the swizzle. H200, bf16, 8 x 4096 x 80 heads unless
+  // said (session 18, bench/RESULTS.md):
+  // - dstate 64: 0.651 -> 0.546 ms with the swizzle (0.557 with stmatrix
+  //   too); 2 x 16K split in 8, 0.752 -> 0.701.
+  // - dstate 128: 0.758 -> 0.623 (0.616 without stmatrix); 64 heads in 8
+  //   groups 0.510 -> 0.460; 2 x 16K 1.014 -> 0.918.
+  // - dstate 256: 1.407 -> 1.345. f32, dstate 64: 0.473 -> 0.443.
+  // - Every option (states copied; 255 registers): the swizzle's address
+  //   registers cost more than its bank conflicts (dstate 128, 2.232 vs
+  //   2.260; 256 at 2 x 2000 x 8 heads 0.272 vs 0.294; f32 at 256, 0.638
+  //   vs 0.678) and spill more (416 -> 544 bytes, 52 -> 300), as at every
+  //   dstate before session 16's register savings (1.884 vs 1.936 ms at
+  //   128, 2026-12-01). There stmatrix stays at 128 (1.401 vs 1.436 ms).
+  c.exchangeSwizzle = !v.initialStates && !v.finalStates;
+  c.storeMatrices = !c.exchangeSwizzle && v.dstateTile == 128;
   // The scores as wgmma's A straight from registers: faster at dstate 128
   // (1.44 -> 1.40 ms). At 64 it was slower before stepped descriptors and
   // early refill (0.824 -> 0.933, 2026-12-01); with them, 8 x 4K 0.654 ->
@@ -169,8 +179,10 @@ FusedCompile fusedCompile(const Variant &v) {
 }
 
 std::string compileFlags(const FusedCompile &c) {
-  std::string flags = "--stages " + std::to_string(c.stages) +
-                      " --no-swizzle --num-warps " + std::to_string(c.warps);
+  std::string flags = "--stages " + std::to_string(c.stages);
+  if (!c.exchangeSwizzle)
+    flags += " --no-swizzle";
+  flags += " --num-warps " + std::to_string(c.warps);
   if (c.storeMatrices)
     flags += " --stmatrix";
   if (c.warpgroupsAlongN)

@@ -76,10 +76,12 @@ int64_t fusedChunk(ElementType dtype);
 int64_t fusedWarps(int64_t dstateTile);
 
 /// How the kernel library compiles a fused variant for sm_90a (the
-/// tile-compile options, as measured on the H200; always without the
-/// exchange swizzle).
+/// tile-compile options, as measured on the H200).
 struct FusedCompile {
   int64_t stages = 2, warps = 4;
+  /// Swizzle the shared-memory scratch of layout exchanges (tile-compile
+  /// --no-swizzle when false).
+  bool exchangeSwizzle = true;
   bool storeMatrices = false, warpgroupsAlongN = false;
   bool wgmmaRegisterA = true;
   bool scratchLifetimes = false;
@@ -99,8 +101,8 @@ struct FusedCompile {
   bool stepDescriptors = false;
 };
 FusedCompile fusedCompile(const Variant &variant);
-/// The same as tile-compile flags ("--stages 2 --no-swizzle --num-warps 4
-/// --stmatrix ..."; `tessera ssd-flags` prints them).
+/// The same as tile-compile flags ("--stages 2 --num-warps 4 ...";
+/// `tessera ssd-flags` prints them).
 std::string compileFlags(const FusedCompile &compile);
 Variant fusedVariantFor(const Shape &shape, const Options &options,
                         ElementType dtype);

@@ -162,49 +162,66 @@ TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
 }
 
 TEST(SsdFusedVariant, CompileFlagsPerDstate) {
-  auto flags = [](int64_t dstate) {
+  auto flags = [](int64_t dstate, ssd::Options o = layer()) {
     ssd::Shape s{8, 4096, 80, 64, dstate, 1};
-    return ssd::compileFlags(ssd::fusedCompile(
-        ssd::fusedVariantFor(s, layer(), ssd::ElementType::bf16)));
+    return ssd::compileFlags(
+        ssd::fusedCompile(ssd::fusedVariantFor(s, o, ssd::ElementType::bf16)));
   };
   // What the kernel library passes tile-compile, as measured on the H200.
-  EXPECT_EQ(flags(64), "--stages 3 --no-swizzle --num-warps 4 "
+  EXPECT_EQ(flags(64), "--stages 3 --num-warps 4 "
                        "--scratch-lifetimes --no-hoist-invariants "
                        "--early-refill --pair-truncations --fma "
                        "--step-descriptors");
-  EXPECT_EQ(flags(128), "--stages 2 --no-swizzle --num-warps 4 --stmatrix "
+  EXPECT_EQ(flags(128), "--stages 2 --num-warps 4 "
                         "--scratch-lifetimes --no-hoist-invariants "
                         "--early-refill --pair-truncations --fma "
                         "--step-descriptors");
-  EXPECT_EQ(flags(256), "--stages 2 --no-swizzle --num-warps 8 "
+  EXPECT_EQ(flags(256), "--stages 2 --num-warps 8 "
                         "--wgmma-along-n --scratch-lifetimes "
                         "--no-hoist-invariants --early-refill "
                         "--pair-truncations --fma --step-descriptors");
+  // Kernels that copy initial or final states: no exchange swizzle, and
+  // stmatrix at dstate 128.
+  ssd::Options initial = layer(), final = layer();
+  initial.hasInitialStates = true;
+  final.returnFinalStates = true;
+  EXPECT_EQ(flags(128, initial),
+            "--stages 2 --no-swizzle --num-warps 4 --stmatrix "
+            "--scratch-lifetimes --no-hoist-invariants --early-refill "
+            "--pair-truncations --fma --step-descriptors");
+  EXPECT_EQ(flags(64, final),
+            "--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes "
+            "--no-hoist-invariants --early-refill --pair-truncations --fma "
+            "--step-descriptors");
 }
 
 TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
   // The GPU cases compile the library's flags through the same parser as
   // tile-compile: every FusedCompile field comes back.
-  for (int64_t dstate : {64, 128, 256}) {
-    SCOPED_TRACE("dstate " + std::to_string(dstate));
-    ssd::Shape s{8, 4096, 80, 64, dstate, 1};
-    const ssd::FusedCompile c = ssd::fusedCompile(
-        ssd::fusedVariantFor(s, layer(), ssd::ElementType::bf16));
-    lowering::CompileOptions o;
-    EXPECT_EQ(lowering::applyCompileFlags(ssd::compileFlags(c), o), "");
-    EXPECT_EQ(o.stages, unsigned(c.stages));
-    EXPECT_EQ(o.numWarps, unsigned(c.warps));
-    EXPECT_FALSE(o.swizzleExchanges);
-    EXPECT_EQ(o.storeMatrices, c.storeMatrices);
-    EXPECT_EQ(o.warpgroupsAlongN, c.warpgroupsAlongN);
-    EXPECT_EQ(o.wgmmaRegisterA, c.wgmmaRegisterA);
-    EXPECT_EQ(o.scratchLifetimes, c.scratchLifetimes);
-    EXPECT_EQ(o.hoistLoopInvariants, c.hoistLoopInvariants);
-    EXPECT_EQ(o.earlyRefill, c.earlyRefill);
-    EXPECT_EQ(o.pairTruncations, c.pairTruncations);
-    EXPECT_EQ(o.fuseMultiplyAdd, c.fuseMultiplyAdd);
-    EXPECT_EQ(o.stepDescriptors, c.stepDescriptors);
-  }
+  ssd::Options states = layer();
+  states.hasInitialStates = states.returnFinalStates = true;
+  for (int64_t dstate : {64, 128, 256})
+    for (const ssd::Options &options : {layer(), states}) {
+      SCOPED_TRACE("dstate " + std::to_string(dstate) + " " +
+                   ssd::optionList(options));
+      ssd::Shape s{8, 4096, 80, 64, dstate, 1};
+      const ssd::FusedCompile c = ssd::fusedCompile(
+          ssd::fusedVariantFor(s, options, ssd::ElementType::bf16));
+      lowering::CompileOptions o;
+      EXPECT_EQ(lowering::applyCompileFlags(ssd::compileFlags(c), o), "");
+      EXPECT_EQ(o.stages, unsigned(c.stages));
+      EXPECT_EQ(o.numWarps, unsigned(c.warps));
+      EXPECT_EQ(o.swizzleExchanges, c.exchangeSwizzle);
+      EXPECT_EQ(o.storeMatrices, c.storeMatrices);
+      EXPECT_EQ(o.warpgroupsAlongN, c.warpgroupsAlongN);
+      EXPECT_EQ(o.wgmmaRegisterA, c.wgmmaRegisterA);
+      EXPECT_EQ(o.scratchLifetimes, c.scratchLifetimes);
+      EXPECT_EQ(o.hoistLoopInvariants, c.hoistLoopInvariants);
+      EXPECT_EQ(o.earlyRefill, c.earlyRefill);
+      EXPECT_EQ(o.pairTruncations, c.pairTruncations);
+      EXPECT_EQ(o.fuseMultiplyAdd, c.fuseMultiplyAdd);
+      EXPECT_EQ(o.stepDescriptors, c.stepDescriptors);
+    }
 }
 
 TEST(CompileFlags, ErrorsNameTheFlag) {
@@ -269,8 +286,8 @@ TEST(SsdKernelLibrary, ExplainsWhatIsMissing) {
                   "--headdim 64 --options D,bias,softplus");
   // With the flags the library is built with.
   EXPECT_CONTAINS(ssd::buildCommand(kShape, layer(), ssd::ElementType::bf16),
-                  "tile-compile - --target sm_90a --stages 2 --no-swizzle "
-                  "--num-warps 4 --stmatrix --scratch-lifetimes "
+                  "tile-compile - --target sm_90a --stages 2 "
+                  "--num-warps 4 --scratch-lifetimes "
                   "--no-hoist-invariants --early-refill "
                   "--pair-truncations --fma --step-descriptors -o "
                   "ssd_fused_bf16_q64_p64_n128");
