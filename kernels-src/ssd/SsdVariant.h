@@ -67,13 +67,14 @@ Variant variantFor(const Shape &shape, const Options &options,
                    ElementType dtype, int64_t chunk);
 
 /// The fused forward (one kernel, the one the GPU runs): chunk
-/// fusedChunk(dtype), fusedWarps(dstateTile) warps, and a headdim block
+/// fusedChunk(dtype), fusedWarps warps, and a headdim block
 /// that keeps the state block (headdim block x dstate, f32) within 64
 /// registers a thread (2048 elements a warp).
 int64_t fusedChunk(ElementType dtype);
-/// Warps the fused kernel is compiled for (8 above dstate 128, with
-/// warpgroups along N).
-int64_t fusedWarps(int64_t dstateTile);
+/// Warps the fused kernel is compiled for: 8 (warpgroups along N) above
+/// dstate 128, and at 128 when the kernel copies initial or final states;
+/// else 4.
+int64_t fusedWarps(int64_t dstateTile, bool copiesStates);
 
 /// How the kernel library compiles a fused variant for sm_90a (the
 /// tile-compile options, as measured on the H200).

@@ -141,7 +141,9 @@ TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
   auto tile = [](int64_t dstate, int64_t headdim, const ssd::Options &o) {
     ssd::Variant v = ssd::fusedVariantFor(
         ssd::Shape{8, 4096, 80, headdim, dstate, 1}, o, ssd::ElementType::bf16);
-    return std::make_pair(v.headdimTile, ssd::fusedWarps(v.dstateTile));
+    return std::make_pair(
+        v.headdimTile,
+        ssd::fusedWarps(v.dstateTile, v.initialStates || v.finalStates));
   };
   using Tile = std::pair<int64_t, int64_t>;
   // Up to dstate 128 four warps; above, eight with headdim blocks of 64.
@@ -158,7 +160,9 @@ TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
   states = layer();
   states.returnFinalStates = true;
   EXPECT_EQ(tile(256, 64, states), Tile(64, 8));
-  EXPECT_EQ(tile(128, 64, states), Tile(64, 4));
+  // At 128 too: eight warps, the same headdim block.
+  EXPECT_EQ(tile(128, 64, states), Tile(64, 8));
+  EXPECT_EQ(tile(64, 64, states), Tile(64, 4));
 }
 
 TEST(SsdFusedVariant, CompileFlagsPerDstate) {
@@ -180,19 +184,23 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
                         "--wgmma-along-n --scratch-lifetimes "
                         "--no-hoist-invariants --early-refill "
                         "--pair-truncations --fma --step-descriptors");
-  // Kernels that copy initial or final states: no exchange swizzle, and
-  // stmatrix at dstate 128.
+  // Kernels that copy initial or final states: eight warps along N and
+  // stmatrix at dstate 128, no exchange swizzle at 64 and 256.
   ssd::Options initial = layer(), final = layer();
   initial.hasInitialStates = true;
   final.returnFinalStates = true;
   EXPECT_EQ(flags(128, initial),
-            "--stages 2 --no-swizzle --num-warps 4 --stmatrix "
+            "--stages 2 --num-warps 8 --stmatrix --wgmma-along-n "
             "--scratch-lifetimes --no-hoist-invariants --early-refill "
             "--pair-truncations --fma --step-descriptors");
   EXPECT_EQ(flags(64, final),
             "--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes "
             "--no-hoist-invariants --early-refill --pair-truncations --fma "
             "--step-descriptors");
+  EXPECT_EQ(flags(256, final),
+            "--stages 2 --no-swizzle --num-warps 8 --wgmma-along-n "
+            "--scratch-lifetimes --no-hoist-invariants --early-refill "
+            "--pair-truncations --fma --step-descriptors");
 }
 
 TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
