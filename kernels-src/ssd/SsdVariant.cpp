@@ -108,14 +108,17 @@ Variant fusedVariantFor(const Shape &s, const Options &o, ElementType dtype) {
   // rest only with the exchange scratch placed by lifetime (213,008 bytes
   // in bf16, 229,392 in f32, against 246,784 without; the H200 allows
   // 232,448 a block).
+  // Sized for the layer kernel's warps: the state-copying kernels at
+  // dstate 128 run the same block on eight (a block of 128 there spilled
+  // 492 bytes).
   int64_t stateElements =
-      2048 * fusedWarps(v.dstateTile, v.initialStates || v.finalStates);
+      2048 * fusedWarps(v.dstateTile, /*statesCopied=*/false);
   v.headdimTile = std::clamp<int64_t>(stateElements / v.dstateTile, 16,
                                       std::max<int64_t>(v.headdimTile, 16));
   return v;
 }
 
-int64_t fusedWarps(int64_t dstateTile, bool copiesStates) {
+int64_t fusedWarps(int64_t dstateTile, bool statesCopied) {
   // Above dstate 128, eight warps (warpgroups along N for the 64-row
   // products) and headdim blocks of 64: H200, dstate 256, 4.62 ms on four
   // warps with blocks of 32, 3.79 on eight, 2.59 on eight with blocks of
@@ -124,36 +127,39 @@ int64_t fusedWarps(int64_t dstateTile, bool copiesStates) {
   // (416 bytes spilled), 1.84 on eight with the exchange swizzle (60;
   // the split forward's kernels spill-free instead of 372 / 168 / 12).
   // Session 18.
-  return dstateTile > 128 || (copiesStates && dstateTile == 128) ? 8 : 4;
+  return (dstateTile > 128 || (statesCopied && dstateTile == 128)) ? 8 : 4;
 }
+
+bool copiesStates(const Variant &v) { return v.initialStates || v.finalStates; }
 
 FusedCompile fusedCompile(const Variant &v) {
   FusedCompile c;
   // Prefetch stages: two (two CTAs of the dstate-128 kernel fit one SM;
   // 2.71 ms with four), three at dstate 64 (1.08 ms, 1.20 with two).
   c.stages = v.dstateTile <= 64 ? 3 : 2;
-  const bool copiesStates = v.initialStates || v.finalStates;
-  c.warps = fusedWarps(v.dstateTile, copiesStates);
+  const bool states = copiesStates(v);
+  c.warps = fusedWarps(v.dstateTile, states);
   c.warpgroupsAlongN = c.warps > 4;
   // The exchange swizzle, except in kernels that copy initial or final
-  // states on four warps (dstate 64) or at dstate 256. stmatrix only where
-  // those copies run on eight warps at 128 (as timed there); elsewhere its
-  // gain (dstate 128, 2.5%) was without the swizzle and is gone. H200,
-  // bf16, 8 x 4096 x 80 heads unless said (session 18, bench/RESULTS.md):
+  // states on four warps (dstate 64) or at 256. stmatrix only where those
+  // copies run on eight warps at 128 (as timed there). H200, bf16, 8 x
+  // 4096 x 80 heads unless said, second of two runs (session 18,
+  // bench/RESULTS.md):
   // - dstate 64: 0.651 -> 0.546 ms with the swizzle (0.557 with stmatrix
   //   too); 2 x 16K split in 8, 0.752 -> 0.701.
-  // - dstate 128: 0.758 -> 0.623 (0.616 without stmatrix); 64 heads in 8
-  //   groups 0.510 -> 0.460; 2 x 16K 1.014 -> 0.918. Every option on 8
-  //   warps: 1.95 -> 1.84.
-  // - dstate 256: 1.407 -> 1.345. f32, dstate 64: 0.473 -> 0.443.
+  // - dstate 128: 0.758 -> 0.616 (0.623 with stmatrix); 64 heads in 8
+  //   groups 0.510 -> 0.460; 2 x 16K 1.014 -> 0.918. Every option on
+  //   eight warps: 1.968 -> 1.841.
+  // - dstate 256: 1.407 -> 1.345. f32, dstate 64 (2 x 4096 x 16 heads):
+  //   0.473 -> 0.443.
   // - Every option at 256 (255 registers, spilling): the swizzle's address
-  //   registers cost more than its bank conflicts (2 x 2000 x 8 heads
-  //   0.272 vs 0.294 ms; f32 0.638 vs 0.678) and spill more (52 -> 300
-  //   bytes), as at every dstate before session 16's register savings
-  //   (1.884 vs 1.936 ms at 128, 2026-12-01). At 64 with states (f32 in
-  //   the library) it was not timed.
-  c.exchangeSwizzle = !copiesStates || v.dstateTile == 128;
-  c.storeMatrices = copiesStates && v.dstateTile == 128;
+  //   registers cost more than its bank conflicts (2 x 2000 x 8 heads,
+  //   0.272 vs 0.294 ms; f32 at 1 x 1000 x 8, headdim 80, 0.638 vs 0.678)
+  //   and spill more (52 -> 300 bytes), as at every dstate before session
+  //   16's register savings (1.884 vs 1.936 ms at 128, 2026-12-01). At 64
+  //   with states (f32 in the library) it was not timed.
+  c.exchangeSwizzle = !states || v.dstateTile == 128;
+  c.storeMatrices = states && v.dstateTile == 128;
   // The scores as wgmma's A straight from registers: faster at dstate 128
   // (1.44 -> 1.40 ms). At 64 it was slower before stepped descriptors and
   // early refill (0.824 -> 0.933, 2026-12-01); with them, 8 x 4K 0.654 ->
@@ -162,8 +168,9 @@ FusedCompile fusedCompile(const Variant &v) {
   c.wgmmaRegisterA = true;
   // Exchange scratch placed by lifetime: the initial- and final-state
   // copies around the chunk loop leave the loop's buffers alone (dstate 128
-  // with both: 132 -> 112 KB, two CTAs per SM instead of one; never more
-  // shared memory on any variant). docs/decisions.md.
+  // with both on four warps: 132 -> 112 KB, two CTAs per SM instead of one;
+  // at 256 the copy fits only so; never more shared memory on any
+  // variant). docs/decisions.md.
   c.scratchLifetimes = true;
   // No LICM: the addresses and wgmma descriptors it hoists out of the chunk
   // loop are what spills (dstate 128: 300 -> 40 bytes, 256: 432 -> 84).

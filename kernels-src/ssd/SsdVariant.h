@@ -74,7 +74,10 @@ int64_t fusedChunk(ElementType dtype);
 /// Warps the fused kernel is compiled for: 8 (warpgroups along N) above
 /// dstate 128, and at 128 when the kernel copies initial or final states;
 /// else 4.
-int64_t fusedWarps(int64_t dstateTile, bool copiesStates);
+int64_t fusedWarps(int64_t dstateTile, bool statesCopied);
+/// Whether a variant copies initial or final states (the every-option
+/// kernels), which fusedCompile compiles apart.
+bool copiesStates(const Variant &variant);
 
 /// How the kernel library compiles a fused variant for sm_90a (the
 /// tile-compile options, as measured on the H200).

@@ -141,12 +141,11 @@ TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
   auto tile = [](int64_t dstate, int64_t headdim, const ssd::Options &o) {
     ssd::Variant v = ssd::fusedVariantFor(
         ssd::Shape{8, 4096, 80, headdim, dstate, 1}, o, ssd::ElementType::bf16);
-    return std::make_pair(
-        v.headdimTile,
-        ssd::fusedWarps(v.dstateTile, v.initialStates || v.finalStates));
+    return std::make_pair(v.headdimTile, ssd::fusedCompile(v).warps);
   };
   using Tile = std::pair<int64_t, int64_t>;
-  // Up to dstate 128 four warps; above, eight with headdim blocks of 64.
+  // Up to dstate 128 four warps (without state copies); above, eight
+  // with headdim blocks of 64.
   EXPECT_EQ(tile(64, 64, layer()), Tile(64, 4));
   EXPECT_EQ(tile(128, 64, layer()), Tile(64, 4));
   EXPECT_EQ(tile(256, 64, layer()), Tile(64, 8));
@@ -160,9 +159,16 @@ TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
   states = layer();
   states.returnFinalStates = true;
   EXPECT_EQ(tile(256, 64, states), Tile(64, 8));
-  // At 128 too: eight warps, the same headdim block.
+  // At 128 too: eight warps, the same headdim block (also for wider
+  // heads: a block of 128 spilled).
   EXPECT_EQ(tile(128, 64, states), Tile(64, 8));
+  EXPECT_EQ(tile(128, 128, states), Tile(64, 8));
+  EXPECT_EQ(tile(128, 80, states), Tile(64, 8));
   EXPECT_EQ(tile(64, 64, states), Tile(64, 4));
+  EXPECT_TRUE(ssd::copiesStates(ssd::fusedVariantFor(
+      ssd::Shape{1, 64, 2, 64, 128, 1}, states, ssd::ElementType::bf16)));
+  EXPECT_FALSE(ssd::copiesStates(ssd::fusedVariantFor(
+      ssd::Shape{1, 64, 2, 64, 128, 1}, layer(), ssd::ElementType::bf16)));
 }
 
 TEST(SsdFusedVariant, CompileFlagsPerDstate) {
@@ -186,18 +192,18 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
                         "--pair-truncations --fma --step-descriptors");
   // Kernels that copy initial or final states: eight warps along N and
   // stmatrix at dstate 128, no exchange swizzle at 64 and 256.
-  ssd::Options initial = layer(), final = layer();
+  ssd::Options initial = layer(), finalOnly = layer();
   initial.hasInitialStates = true;
-  final.returnFinalStates = true;
+  finalOnly.returnFinalStates = true;
   EXPECT_EQ(flags(128, initial),
             "--stages 2 --num-warps 8 --stmatrix --wgmma-along-n "
             "--scratch-lifetimes --no-hoist-invariants --early-refill "
             "--pair-truncations --fma --step-descriptors");
-  EXPECT_EQ(flags(64, final),
+  EXPECT_EQ(flags(64, finalOnly),
             "--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes "
             "--no-hoist-invariants --early-refill --pair-truncations --fma "
             "--step-descriptors");
-  EXPECT_EQ(flags(256, final),
+  EXPECT_EQ(flags(256, finalOnly),
             "--stages 2 --no-swizzle --num-warps 8 --wgmma-along-n "
             "--scratch-lifetimes --no-hoist-invariants --early-refill "
             "--pair-truncations --fma --step-descriptors");
@@ -208,7 +214,7 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
   // tile-compile: every FusedCompile field comes back.
   ssd::Options states = layer();
   states.hasInitialStates = states.returnFinalStates = true;
-  for (int64_t dstate : {64, 128, 256})
+  for (int64_t dstate : {64, 128, 256}) {
     for (const ssd::Options &options : {layer(), states}) {
       SCOPED_TRACE("dstate " + std::to_string(dstate) + " " +
                    ssd::optionList(options));
@@ -230,6 +236,7 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
       EXPECT_EQ(o.fuseMultiplyAdd, c.fuseMultiplyAdd);
       EXPECT_EQ(o.stepDescriptors, c.stepDescriptors);
     }
+  }
 }
 
 TEST(CompileFlags, ErrorsNameTheFlag) {

@@ -113,14 +113,22 @@
 // The split forward's three kernels (segment states, combine, segment
 // scan), as the kernel library builds them: accepted, on wgmma, none
 // serialized.
-// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options layer | tile-compile - --target sm_90a --stages 2 --num-warps 4 -o %t.split.ptx
+// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options layer | tile-compile - --target sm_90a --stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.split.ptx
 // RUN: FileCheck %s --input-file %t.split.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.split.ptx -o %t.split.cubin 2>&1 | FileCheck %s --check-prefixes=SPLIT,NOSERIAL
+// With every option (states copied: eight warps along N) all three are
+// spill-free.
+// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options all | tile-compile - --target sm_90a --stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.splitall.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.splitall.ptx -o %t.splitall.cubin > %t.splitall.txt 2>&1
+// RUN: FileCheck %s --input-file %t.splitall.txt --check-prefixes=SPLIT,NOSERIAL
+// RUN: FileCheck %s --input-file %t.splitall.txt --check-prefix=SPILLFREE
 // RUN: tessera print ssd-fused --dtype f16 --dstate 64 --options all | tile-compile - --target sm_90a --stages 2 -o %t.ssdf64.ptx
 // RUN: FileCheck %s --input-file %t.ssdf64.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf64.ptx -o %t.ssdf64.cubin 2>&1 | FileCheck %s --check-prefixes=FUSED,NOSERIAL
 
 // NOSERIAL-NOT: serialized
+// SPILLFREE: Compiling entry function
+// SPILLFREE-NOT: {{[1-9][0-9]* bytes spill}}
 // NOSPILL-NOT: error
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NOT: error

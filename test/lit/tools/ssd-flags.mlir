@@ -8,6 +8,7 @@
 // Kernels that copy initial or final states: no exchange swizzle at 64,
 // eight warps along N and stmatrix at 128.
 // RUN: tessera ssd-flags --dtype f32 --dstate 64 --options all | FileCheck %s --check-prefix=ALL64
+// RUN: tessera ssd-flags --dstate 128 --options all | FileCheck %s --check-prefix=ALL128
 // RUN: tessera ssd-flags --dstate 128 --options h0 | FileCheck %s --check-prefix=ALL128
 // RUN: not tessera ssd-flags --options nope 2>&1 | FileCheck %s --check-prefix=BAD
 
