@@ -72,6 +72,9 @@ static bool isKernelScalarType(Type type) {
 }
 
 LogicalResult KernelOp::verify() {
+  if (std::optional<uint32_t> warps = getNumWarps();
+      warps && !llvm::isPowerOf2_32(*warps))
+    return emitOpError("num_warps must be a power of two, got ") << *warps;
   FunctionType type = getFunctionType();
   if (type.getNumResults() != 0)
     return emitOpError("a kernel returns nothing; store results through "
@@ -689,4 +692,19 @@ LogicalResult LocalLoadOp::verify() {
   if (!getLayout(result))
     return emitOpError("the tile needs a layout (level 2)");
   return success();
+}
+
+unsigned tessera::tile::numWarpsOf(Operation *op) {
+  auto kernel = dyn_cast<KernelOp>(op);
+  if (!kernel)
+    kernel = op->getParentOfType<KernelOp>();
+  if (kernel)
+    if (std::optional<uint32_t> warps = kernel.getNumWarps())
+      return *warps;
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
+                                  : op->getParentOfType<ModuleOp>();
+  if (module)
+    if (auto attr = module->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
+      return unsigned(attr.getInt());
+  return 4;
 }

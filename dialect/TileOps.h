@@ -29,4 +29,10 @@ public:
 #define GET_OP_CLASSES
 #include "dialect/TileOps.h.inc"
 
+namespace tessera::tile {
+/// The warps of the kernel that is or holds `op`: its `num_warps`, else
+/// the module's `tile.num_warps` (set by tile-assign-layouts), else 4.
+unsigned numWarpsOf(mlir::Operation *op);
+} // namespace tessera::tile
+
 #endif // TESSERA_DIALECT_TILEOPS_H

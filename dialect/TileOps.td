@@ -42,6 +42,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     }
     ```
 
+    `num_warps` (a power of two, 1 to 32) sets the kernel's warps (its
+    block is 32 x num_warps threads), overriding the module's
+    `tile.num_warps` (tile-assign-layouts' option): kernels of one module
+    may run on different warps.
+
     `min_blocks_per_sm` (1 to 32) asks for registers that fit that many
     blocks (programs) of the kernel on one SM: PTX `.minnctapersm`, so
     ptxas keeps each thread under 64K / (blocks x threads) registers and
@@ -53,7 +58,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs,
                        OptionalAttr<ConfinedAttr<I32Attr,
-                           [IntMinValue<1>, IntMaxValue<32>]>>:$min_blocks_per_sm);
+                           [IntMinValue<1>, IntMaxValue<32>]>>:$min_blocks_per_sm,
+                       OptionalAttr<ConfinedAttr<I32Attr,
+                           [IntMinValue<1>, IntMaxValue<32>]>>:$num_warps);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

@@ -598,21 +598,36 @@ static Scalar gridQuery(bool count, int axis, const Loc &loc) {
 Scalar program_id(int axis, Loc loc) { return gridQuery(false, axis, loc); }
 Scalar num_programs(int axis, Loc loc) { return gridQuery(true, axis, loc); }
 
-void min_blocks_per_sm(int64_t blocks, Loc loc) {
-  if (blocks < 1 || blocks > 32)
-    fail(loc, "min_blocks_per_sm takes 1 to 32 blocks, got " +
-                  std::to_string(blocks));
+namespace {
+/// The kernel whose body is being built, or a failure naming `what` (the
+/// insertion point may be inside a loop or branch body not yet attached to
+/// it).
+tile::KernelOp kernelBeingBuilt(const char *what, Loc loc) {
   OpBuilder &b = builder(loc);
-  // The kernel being built (the insertion point may be inside a loop or
-  // branch body not yet attached to it).
   Operation *op = b.getInsertionBlock()->getParentOp();
   while (op && !isa<tile::KernelOp>(op))
     op = op->getParentOp();
   auto kernel = dyn_cast_or_null<tile::KernelOp>(op);
   if (!kernel)
-    fail(loc, "min_blocks_per_sm must be called in a kernel's body, outside "
-              "loops and branches");
-  kernel.setMinBlocksPerSm(uint32_t(blocks));
+    fail(loc, std::string(what) + " must be called in a kernel's body, "
+                                  "outside loops and branches");
+  return kernel;
+}
+} // namespace
+
+void min_blocks_per_sm(int64_t blocks, Loc loc) {
+  if (blocks < 1 || blocks > 32)
+    fail(loc, "min_blocks_per_sm takes 1 to 32 blocks, got " +
+                  std::to_string(blocks));
+  kernelBeingBuilt("min_blocks_per_sm", loc)
+      .setMinBlocksPerSm(uint32_t(blocks));
+}
+
+void num_warps(int64_t warps, Loc loc) {
+  if (warps < 1 || warps > 32 || (warps & (warps - 1)) != 0)
+    fail(loc, "num_warps takes a power of two from 1 to 32, got " +
+                  std::to_string(warps));
+  kernelBeingBuilt("num_warps", loc).setNumWarps(uint32_t(warps));
 }
 
 Scalar constant(double value, DType dtype, Loc loc) {

@@ -225,6 +225,11 @@ Scalar num_programs(int axis, Loc loc = Loc::current());
 /// .minnctapersm): ptxas spills rather than exceed them. Called anywhere
 /// in the kernel's body.
 void min_blocks_per_sm(int64_t blocks, Loc loc = Loc::current());
+/// Runs this kernel on `warps` warps (a power of two, 1 to 32;
+/// tile.kernel's num_warps) instead of the compile option's, so the
+/// kernels of one module may differ. Called in the kernel's body, outside
+/// loops and branches.
+void num_warps(int64_t warps, Loc loc = Loc::current());
 
 /// Scalar constants of a given type.
 Scalar constant(double value, DType dtype, Loc loc = Loc::current());

@@ -695,10 +695,7 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
   const int64_t rows = dest.getShape()[0], cols = dest.getShape()[1];
   Type element = dest.getElementType();
   const int64_t eb = elementBytes(element), pieceElems = 16 / eb;
-  int64_t threads = 128;
-  if (auto attr = op->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
-          tile::kNumWarpsAttrName))
-    threads = 32 * attr.getInt();
+  const int64_t threads = 32 * int64_t(tile::numWarpsOf(op));
   auto c64 = [&](int64_t v) { return i64Const(rewriter, loc, v); };
   auto cmp = [&](LLVM::ICmpPredicate p, Value a, Value b) -> Value {
     return LLVM::ICmpOp::create(rewriter, loc, p, a, b);

@@ -118,7 +118,7 @@ FailureOr<CompiledModule> compileToPtx(ModuleOp module,
     rt::KernelInfo info;
     info.name = kernel.getSymName().str();
     info.target = options.target;
-    info.numWarps = options.numWarps;
+    info.numWarps = kernel.getNumWarps().value_or(options.numWarps);
     for (auto [i, t] : llvm::enumerate(kernel.getFunctionType().getInputs())) {
       rt::ArgInfo arg;
       arg.name = "arg" + std::to_string(i);

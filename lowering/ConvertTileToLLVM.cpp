@@ -51,10 +51,8 @@ struct ConvertTileToLLVMPass
           << unsigned(minBlocksPerSm);
       return signalPassFailure();
     }
-    int64_t numWarps = 4;
-    if (auto attr = module->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName))
-      numWarps = attr.getInt();
     WalkResult crowded = module.walk([&](tile::KernelOp kernel) {
+      const int64_t numWarps = tile::numWarpsOf(kernel);
       if (!kernel.getMinBlocksPerSm() && minBlocksPerSm)
         kernel.setMinBlocksPerSm(uint32_t(minBlocksPerSm));
       const int64_t blocks = kernel.getMinBlocksPerSm().value_or(0);

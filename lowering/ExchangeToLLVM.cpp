@@ -47,10 +47,7 @@ int64_t sharedScratchBytes(Operation *op) {
     // The shuffle path keeps one 32-bit partial per thread and register
     // when warps lie along the axis.
     auto src = cast<RankedTensorType>(op->getOperand(0).getType());
-    int64_t warps = 4;
-    if (auto attr = op->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
-            tile::kNumWarpsAttrName))
-      warps = attr.getInt();
+    const int64_t warps = tile::numWarpsOf(op);
     int64_t partials = shufflesAcrossWarps(op)
                            ? 32 * warps * layoutOf(src).numRegisters() * 4
                            : 0;

@@ -20,10 +20,7 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
                   ConversionPatternRewriter &rewriter) const override {
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
-    auto module = op->getParentOfType<ModuleOp>();
-    int64_t numWarps = 4;
-    if (auto attr = module->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName))
-      numWarps = attr.getInt();
+    const int64_t numWarps = tile::numWarpsOf(op);
 
     Type i64 = rewriter.getI64Type();
     Type gptr = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);

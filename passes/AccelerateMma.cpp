@@ -219,15 +219,13 @@ struct AccelerateMmaPass : impl::TileAccelerateMmaBase<AccelerateMmaPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    unsigned numWarps = 4;
-    if (auto attr = module->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
-      numWarps = unsigned(attr.getInt());
     if (target != "sm_80" && target != "sm_90a") {
       module.emitError("tile-accelerate-mma: unknown target '")
           << target << "' (expected sm_80 or sm_90a)";
       return signalPassFailure();
     }
     module.walk([&](MmaOp op) {
+      const unsigned numWarps = numWarpsOf(op);
       RankedTensorType a = op.getA().getType(), b = op.getB().getType(),
                        c = op.getAcc().getType();
       Type in = a.getElementType();

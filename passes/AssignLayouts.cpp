@@ -28,15 +28,17 @@ struct AssignLayoutsPass : impl::TileAssignLayoutsBase<AssignLayoutsPass> {
     }
     module->setAttr(kNumWarpsAttrName,
                     IntegerAttr::get(IntegerType::get(ctx, 32), numWarps));
-    auto withLayout = [&](Type type) -> Type {
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor || tensor.getEncoding())
-        return type;
-      return RankedTensorType::get(
-          tensor.getShape(), tensor.getElementType(),
-          defaultBlockedLayout(ctx, tensor.getShape(), numWarps, vector));
-    };
     module.walk([&](KernelOp kernel) {
+      // A kernel's own num_warps wins over the option (numWarpsOf).
+      const unsigned warps = numWarpsOf(kernel);
+      auto withLayout = [&](Type type) -> Type {
+        auto tensor = dyn_cast<RankedTensorType>(type);
+        if (!tensor || tensor.getEncoding())
+          return type;
+        return RankedTensorType::get(
+            tensor.getShape(), tensor.getElementType(),
+            defaultBlockedLayout(ctx, tensor.getShape(), warps, vector));
+      };
       kernel.walk([&](Operation *op) {
         for (Region &region : op->getRegions())
           for (Block &block : region)

@@ -14,10 +14,12 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
     last. Values of one shape share one layout, so elementwise ops and
     control flow need no conversions; the ops that move data between
     threads (reduce, broadcast, permute, mma...) map between layouts in the
-    lowering. Records the warps per CTA on the module (`tile.num_warps`).
+    lowering. Records the warps per CTA on the module (`tile.num_warps`);
+    a kernel with a `num_warps` of its own gets layouts for those instead.
   }];
   let options = [
-    Option<"numWarps", "num-warps", "unsigned", "4", "warps per CTA">,
+    Option<"numWarps", "num-warps", "unsigned", "4",
+           "warps per CTA of the kernels without a num_warps of their own">,
     Option<"vector", "vector", "unsigned", "8",
            "consecutive elements per thread along the last dimension">
   ];

@@ -182,10 +182,7 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
 
   /// Loads issued one iteration ahead into loop-carried registers.
   void prefetchToRegisters(scf::ForOp loop) {
-    unsigned threads = 128;
-    if (auto attr =
-            getOperation()->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
-      threads = 32 * attr.getInt();
+    const unsigned threads = 32 * numWarpsOf(loop);
     SmallVector<LoadOp> loads;
     int64_t registers = 0;
     for (LoadOp load : loop.getBody()->getOps<LoadOp>()) {
@@ -366,10 +363,7 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     }
     // TMA: one arrival (with its byte count) per copy; cp.async: one per
     // thread and copy.
-    int64_t threads = 128;
-    if (auto attr =
-            getOperation()->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
-      threads = 32 * attr.getInt();
+    const int64_t threads = 32 * int64_t(numWarpsOf(loop));
     Value full = BarrierAllocOp::create(
         b, loc, SharedMemType::get(ctx, {numStages}, b.getI64Type(), {}),
         int64_t(prefetches.size()) * (cpAsync ? threads : 1));

@@ -177,6 +177,35 @@ TEST(Dsl, MinBlocksPerSm) {
   }, line + 4, "outside loops and branches");
 }
 
+/// num_warps sets the kernel's attribute (kernels of one module may
+/// differ); not a power of two, or inside a loop body, it is an error.
+TEST(Dsl, NumWarps) {
+  KernelModule m;
+  m.kernel("eight", {view("x", f32, 1)}, [&](KernelArgs &) {
+    num_warps(8);
+  });
+  m.kernel("default", {view("x", f32, 1)}, [&](KernelArgs &) {});
+  auto kernels = m.module().getOps<tessera::tile::KernelOp>();
+  std::vector<tessera::tile::KernelOp> ops(kernels.begin(), kernels.end());
+  ASSERT_EQ(ops.size(), 2u);
+  EXPECT_EQ(ops[0].getNumWarps(), std::optional<uint32_t>(8));
+  EXPECT_EQ(ops[1].getNumWarps(), std::nullopt);
+  EXPECT_EQ(tessera::tile::numWarpsOf(ops[0]), 8u);
+  EXPECT_EQ(tessera::tile::numWarpsOf(ops[1]), 4u);
+  const int line = __LINE__ + 2;
+  expectErrorAt([&] {
+    m.kernel("six", {}, [&](KernelArgs &) { num_warps(6); });
+  }, line, "num_warps takes a power of two from 1 to 32, got 6");
+  expectErrorAt([&] {
+    m.kernel("many", {}, [&](KernelArgs &) { num_warps(64); });
+  }, line + 3, "num_warps takes a power of two from 1 to 32, got 64");
+  expectErrorAt([&] {
+    m.kernel("looped", {}, [&](KernelArgs &) {
+      for_range(0, 2, [&](Scalar) { num_warps(2); });
+    });
+  }, line + 7, "outside loops and branches");
+}
+
 TEST(Dsl, LoopCarriedTypeMismatch) {
   KernelModule m;
   int line = __LINE__ + 4;

@@ -462,3 +462,17 @@ tile.kernel @scalar_in_loop(%n: index, %m: i32) {
 tile.kernel @no_blocks() attributes {min_blocks_per_sm = 0 : i32} {
   tile.return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op num_warps must be a power of two, got 6}}
+tile.kernel @six_warps() attributes {num_warps = 6 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op attribute 'num_warps' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 1 whose maximum value is 32}}
+tile.kernel @too_many_warps() attributes {num_warps = 64 : i32} {
+  tile.return
+}
