@@ -701,8 +701,8 @@ unsigned tessera::tile::numWarpsOf(Operation *op) {
   if (kernel)
     if (std::optional<uint32_t> warps = kernel.getNumWarps())
       return *warps;
-  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
-                                  : op->getParentOfType<ModuleOp>();
+  auto module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
   if (module)
     if (auto attr = module->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
       return unsigned(attr.getInt());
