@@ -39,6 +39,11 @@ for dt in bf16 f16; do
     conv c2k_w4 $dt 2048 $g 128 ""; conv c2k_w8 $dt 2048 $g 128 "--num-warps 8"
     conv c8k_w8 $dt 8192 $g 128 "--num-warps 8"; conv c16k_w8 $dt 16384 $g 128 "--num-warps 8"
     conv c64k_w4 $dt 65536 $g 128 ""; conv c64k_w8 $dt 65536 $g 128 "--num-warps 8"
+    # Only the outer passes on eight warps (tile.kernel num_warps), the
+    # inner pass on four.
+    XP_OUTER_WARPS=8 conv c8k_o8 $dt 8192 $g 128 ""
+    XP_OUTER_WARPS=8 conv c16k_o8 $dt 16384 $g 128 ""
+    XP_OUTER_WARPS=8 conv c64k_o8 $dt 65536 $g 128 ""
     # 4K on sixteen warps (268 bytes spilled at 128 registers; 16 warps an
     # SM instead of 8).
     conv c4k_w8 $dt 4096 $g 128 ""; conv c4k_w16 $dt 4096 $g 128 "--num-warps 16"
