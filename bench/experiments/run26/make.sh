@@ -47,6 +47,10 @@ for dt in bf16 f16; do
     # 4K on sixteen warps (268 bytes spilled at 128 registers; 16 warps an
     # SM instead of 8).
     conv c4k_w8 $dt 4096 $g 128 ""; conv c4k_w16 $dt 4096 $g 128 "--num-warps 16"
+    # 4K with conjugate partners (the first stage's four products give both
+    # transforms; off at 4K since it spilled 76 bytes on eight warps).
+    XP_CONJ=1 conv c4k_w8_conj $dt 4096 $g 128 ""
+    XP_CONJ=1 conv c4k_w16_conj $dt 4096 $g 128 "--num-warps 16"
   done
   conv c1k_base $dt 1024 none 128 ""; conv c1k_mb3 $dt 1024 none 128 "--min-blocks-per-sm 3"
   conv c1k_base $dt 1024 pre,post 128 ""; conv c1k_mb3 $dt 1024 pre,post 128 "--min-blocks-per-sm 3"

@@ -31,11 +31,11 @@ $cb --lib $here/c1k_mb3 --batch 2 --channels 4 --seqlen 1024 --gates pre,post --
 fi
 if [ "$part" = all ] || [ "$part" = warps ]; then
 echo "== conv on eight warps (16 x 768; 64K 4 x 768), two reps"
-for rep in 1 2; do for v in c2k_w4 c2k_w8 c4k_w8 c4k_w16 c8k_c128 c8k_w8 c8k_o8 c16k_c128 c16k_w8 c16k_o8 c64k_w4 c64k_w8 c64k_o8; do
+for rep in 1 2; do for v in c2k_w4 c2k_w8 c4k_w8 c4k_w16 c4k_w8_conj c4k_w16_conj c8k_c128 c8k_w8 c8k_o8 c16k_c128 c16k_w8 c16k_o8 c64k_w4 c64k_w8 c64k_o8; do
   case $v in c2k*) len=2048 b=16 ;; c4k*) len=4096 b=16 ;; c8k*) len=8192 b=16 ;; c16k*) len=16384 b=16 ;; *) len=65536 b=4 ;; esac
   for dt in bf16 f16; do echo "-- $v $dt"; XP_COLBLOCK=128 $cb --lib $here/$v --batch $b --channels 768 --seqlen $len --dtype $dt --no-baseline 2>&1 | line; done
 done; done
-for v in c2k_w8 c4k_w16 c8k_w8 c8k_o8 c16k_w8 c16k_o8 c64k_w8 c64k_o8; do
+for v in c2k_w8 c4k_w16 c4k_w8_conj c4k_w16_conj c8k_w8 c8k_o8 c16k_w8 c16k_o8 c64k_w8 c64k_o8; do
   case $v in c2k*) len=2048 ;; c4k*) len=4096 ;; c8k*) len=8192 ;; c16k*) len=16384 ;; *) len=65536 ;; esac
   for dt in bf16 f16; do XP_COLBLOCK=128 $cb --lib $here/$v --batch 2 --channels 4 --seqlen $len --dtype $dt --gates pre,post --rows 3 --no-time 2>&1 | line; done
   XP_COLBLOCK=128 $cb --lib $here/$v --batch 20 --channels 2 --seqlen $len --rows 4 --no-time 2>&1 | line
