@@ -34,7 +34,8 @@ mlir::Attribute getLayout(mlir::Type type);
 bool isDistributedLayout(mlir::Attribute attr);
 
 /// The name of the module attribute holding the warps per CTA of its
-/// kernels (level 2).
+/// kernels without a num_warps of their own (level 2); the lowering also
+/// puts it on each kernel's llvm.func.
 inline constexpr const char *kNumWarpsAttrName = "tile.num_warps";
 
 /// True if `type` may be the element type of a tile or a view.

@@ -695,16 +695,15 @@ LogicalResult LocalLoadOp::verify() {
 }
 
 unsigned tessera::tile::numWarpsOf(Operation *op) {
-  auto kernel = dyn_cast<KernelOp>(op);
-  if (!kernel)
-    kernel = op->getParentOfType<KernelOp>();
-  if (kernel)
-    if (std::optional<uint32_t> warps = kernel.getNumWarps())
-      return *warps;
-  auto module =
-      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
-  if (module)
-    if (auto attr = module->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
+  // The nearest of: a kernel's num_warps, a tile.num_warps (the module's,
+  // or the one KernelToLLVM leaves on the llvm.func a kernel became, which
+  // patterns of the same conversion see once the body has moved there).
+  for (Operation *p = op; p; p = p->getParentOp()) {
+    if (auto kernel = dyn_cast<KernelOp>(p))
+      if (std::optional<uint32_t> warps = kernel.getNumWarps())
+        return *warps;
+    if (auto attr = p->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
       return unsigned(attr.getInt());
+  }
   return 4;
 }

@@ -31,7 +31,8 @@ public:
 
 namespace tessera::tile {
 /// The warps of the kernel that is or holds `op`: its `num_warps`, else
-/// the module's `tile.num_warps` (set by tile-assign-layouts), else 4.
+/// the nearest `tile.num_warps` above it (the module's, set by
+/// tile-assign-layouts, or the lowered kernel function's), else 4.
 unsigned numWarpsOf(mlir::Operation *op);
 } // namespace tessera::tile
 

@@ -44,6 +44,10 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
                 rewriter.getUnitAttr());
     fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                 rewriter.getDenseI32ArrayAttr({int32_t(numWarps * 32), 1, 1}));
+    // The body's ops are lowered after it moved here: they find the
+    // kernel's warps on the function (tile::numWarpsOf).
+    fn->setAttr(tile::kNumWarpsAttrName,
+                rewriter.getI32IntegerAttr(int32_t(numWarps)));
     // Checked against the warps by the pass, which also gives kernels
     // without a bound the pass option's.
     if (std::optional<uint32_t> blocks = op.getMinBlocksPerSm())

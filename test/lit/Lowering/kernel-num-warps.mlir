@@ -7,6 +7,12 @@
 // RUN: FileCheck %s --input-file %t.json --check-prefix=INFO
 // RUN: tile-compile %s --target sm_90a --num-warps 2 --info %t2.json -o %t2.ptx
 // RUN: FileCheck %s --input-file %t2.json --check-prefix=INFO2
+// The Tensor Core mapping takes the kernel's warps too: two warpgroups
+// along M of a 128-row wgmma product on 8 warps.
+// RUN: tile-opt %s --tile-assign-layouts=num-warps=4 --tile-accelerate-mma=target=sm_90a | FileCheck %s --check-prefix=MMA
+// MMA: #[[WG:mma[0-9]*]] = #tile.mma<version = 3, wpc = [8, 1], instr = [64, 64]>
+// MMA-LABEL: tile.kernel @product(
+// MMA: tile.warpgroup_mma {{.*}} tensor<128x64xf32, #[[WG]]>
 
 // LAYOUT-DAG: #[[W8:blocked[0-9]*]] = #tile.blocked<spt = [8], tpw = [32], wpc = [8], order = [0]>
 // LAYOUT-DAG: #[[W4:blocked[0-9]*]] = #tile.blocked<spt = [8], tpw = [32], wpc = [4], order = [0]>
@@ -35,4 +41,12 @@ tile.kernel @default(%x: !tile.view<?xf32>) {
   %t = tile.load %x[%i] : !tile.view<?xf32> -> tensor<1024xf32>
   tile.store %t, %x[%i] : tensor<1024xf32> -> !tile.view<?xf32>
   tile.return
+}
+tile.kernel @product(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {num_warps = 8 : i32} {
+  %i = tile.program_id x : index
+  %ta = tile.load %a[%i, %i] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+  %tb = tile.load %b[%i, %i] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x64xf32>
+  %d = tile.mma %ta, %tb, %z : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+  tile.store %d, %c[%i, %i] : tensor<128x64xf32> -> !tile.view<?x?xf32>
 }

@@ -5,7 +5,7 @@
 // predicated ld.global per register, bounds-checked against the view size.
 // CHECK-LABEL: llvm.func @scale(
 // CHECK-SAME:    %[[X:.*]]: !llvm.ptr<1>, %[[N:.*]]: i64, %[[S:.*]]: i64, %[[A:.*]]: f32)
-// CHECK-SAME:    attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>, tile.shared_bytes = 0 : i64}
+// CHECK-SAME:    attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>, tile.num_warps = 4 : i32, tile.shared_bytes = 0 : i64}
 // CHECK:         llvm.insertvalue %[[X]]
 // CHECK:         llvm.insertvalue %[[N]]
 // CHECK:         llvm.insertvalue %[[S]]
