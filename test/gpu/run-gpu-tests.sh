@@ -29,7 +29,9 @@ run runtime-smoke "$here/runtime-smoke"
 cases=$here/cases
 if [ ! -d "$cases" ] && [ -z "${SKIP_CASES:-}" ]; then # shipped compressed
   unpacked=$(mktemp -d)
-  tar xzf "$here/cases.tgz" -C "$unpacked"
+  # xz through tar, else through Python's tarfile where tar lacks xz.
+  tar xJf "$here/cases.txz" -C "$unpacked" 2>/dev/null ||
+    python3 -m tarfile -e "$here/cases.txz" "$unpacked"
   cases=$unpacked/cases
 fi
 [ -n "${SKIP_CASES:-}" ] || run gpu-cases "$here/tessera-gpu-run" "$cases"
