@@ -13,9 +13,10 @@ build() { # dtype seqlen gates
   local tmp name
   tmp=$(mktemp -d)
   "$tessera" print conv --dtype "$1" --seqlen "$2" --gates "$3" > "$tmp/k.mlir"
-  # The flags per length, as measured on the H200 (conv::compileFlags).
+  # The flags per length and gates, as measured on the H200
+  # (conv::compileFlags).
   local flags
-  flags=$("$tessera" conv-flags --seqlen "$2")
+  flags=$("$tessera" conv-flags --seqlen "$2" --gates "$3")
   # Variant libraries for A/B runs: TILE_COMPILE_DROP, flags taken out
   # wherever they are chosen; TILE_COMPILE_EXTRA, flags added to all.
   local f

@@ -12,11 +12,12 @@ build() { # dtype dstate headdim options [module: ssd-fused or ssd-split]
   "$tessera" print "${5:-ssd-fused}" --dtype "$1" --dstate "$2" --headdim "$3" \
     --options "$4" > "$tmp/k.mlir"
   # The flags are ssd::fusedCompile's (stages, warps, stmatrix, warpgroups
-  # along N, exchange swizzle; measured on the H200, bench/RESULTS.md),
-  # for the split forward's three kernels too.
+  # along N, exchange swizzle, LICM; measured on the H200,
+  # bench/RESULTS.md), per module: the split forward's three kernels may
+  # differ from the fused one.
   # TILE_COMPILE_FLAGS, when set, replaces them all (variant timings).
-  flags=${TILE_COMPILE_FLAGS-$("$tessera" ssd-flags --dtype "$1" --dstate "$2" \
-    --headdim "$3" --options "$4")}
+  flags=${TILE_COMPILE_FLAGS-$("$tessera" ssd-flags "${5:-ssd-fused}" \
+    --dtype "$1" --dstate "$2" --headdim "$3" --options "$4")}
   # TILE_COMPILE_EXTRA: flags added to those (variant libraries for A/B).
   flags="$flags ${TILE_COMPILE_EXTRA:-}"
   # shellcheck disable=SC2086

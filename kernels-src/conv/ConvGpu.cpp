@@ -114,7 +114,7 @@ std::string buildCommand(int64_t seqlen, ElementType dtype, Gates g) {
   return compileCommand(
       "conv --dtype " + std::string(name(dtype)) + " --seqlen " +
           std::to_string(seqlen) + " --gates " + gates,
-      compileFlags(p),
+      compileFlags(p, g.pre, g.post),
       kernelName(planKernels(p).front(), p, dtype, g.pre, g.post));
 }
 

@@ -165,7 +165,7 @@ std::vector<const char *> planKernels(const Plan &p) {
   return {"conv_outer_fwd", "conv_inner", "conv_outer_inv"};
 }
 
-std::string compileFlags(const Plan &p) {
+std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   // Warps: the fused kernels hold 16 rows of the m1 x m2 matrix a warp (2
   // warps at 512, 4 at 1K and 2K: the left product's result is then the
   // right product's A operand in registers), 8 at 4K (4 spill there).
@@ -181,6 +181,11 @@ std::string compileFlags(const Plan &p) {
   // whose registers it fits (0.139 with, 0.155 without). Session 10.
   if (p.M != 1024)
     flags += " --no-hoist-invariants";
+  // Three CTAs an SM at 1K without gates: 203 -> 168 registers, spill-free,
+  // 0.097 -> 0.084 ms (H200, 16 x 768, bf16 and f16, two runs each; session
+  // 19). With both gates that spills 436 bytes, so gated kernels keep two.
+  if (p.fused && p.M == 1024 && !preGate && !postGate)
+    flags += " --min-blocks-per-sm 3";
   // Paired 16-bit conversions, fma and stepped wgmma descriptors everywhere
   // (H200, 16 x 768, bf16: 512 0.066 -> 0.054 ms, 1K 0.107 -> 0.097, 2K
   // 0.207 -> 0.178, 4K 0.633 -> 0.627, 8K 1.76 -> 1.69, 16K 3.008 -> 2.915,

@@ -150,10 +150,10 @@ std::array<int64_t, 3> outerGrid(const Plan &plan, int64_t batch,
 
 /// The tile-compile flags (after --target sm_90a) the kernel library
 /// compiles a plan's kernels with, as measured on the H200
-/// (bench/RESULTS.md): warps, LICM and the pairing, fma and descriptor
-/// options, per plan. The build script
+/// (bench/RESULTS.md): warps, LICM, blocks per SM and the pairing, fma and
+/// descriptor options, per plan and gates. The build script
 /// (`tessera conv-flags`) and buildCommand both take them from here.
-std::string compileFlags(const Plan &p);
+std::string compileFlags(const Plan &p, bool preGate, bool postGate);
 
 /// Element type of u, the gates and y.
 enum class ElementType { bf16, f16 };

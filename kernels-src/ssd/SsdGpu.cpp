@@ -150,8 +150,8 @@ std::string buildCommand(const Shape &s, const Options &o, ElementType t,
          " --dtype " + std::string(ssd::name(t)) + " --dstate " +
          std::to_string(s.dstate) + " --headdim " + std::to_string(s.headdim) +
          " --options " + optionList(o) + " | tile-compile - --target sm_90a " +
-         compileFlags(fusedCompile(v)) + " -o " + name + ".ptx --info " + name +
-         ".json";
+         compileFlags(fusedCompile(v, split ? Module::Split : Module::Fused)) +
+         " -o " + name + ".ptx --info " + name + ".json";
 }
 
 std::string validate(const Shape &s, const Options &o, ElementType dtype,

@@ -104,7 +104,11 @@ struct FusedCompile {
   /// descriptor (tile-compile --step-descriptors).
   bool stepDescriptors = false;
 };
-FusedCompile fusedCompile(const Variant &variant);
+/// Which module of a variant is compiled: the fused forward (one kernel,
+/// `tessera print ssd-fused`) or the split forward over segments of the
+/// sequence (three kernels, `tessera print ssd-split`).
+enum class Module { Fused, Split };
+FusedCompile fusedCompile(const Variant &variant, Module module);
 /// The same as tile-compile flags ("--stages 2 --num-warps 4 ...";
 /// `tessera ssd-flags` prints them).
 std::string compileFlags(const FusedCompile &compile);

@@ -426,6 +426,13 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
        false,
        dsl::bf16,
        64,
+       true},
+      // dstate 64 without state copies: the library hoists loop invariants.
+      {"fused_plain_bf16_n64",
+       {1, 256, 2, 64, 64, 1},
+       false,
+       dsl::bf16,
+       64,
        true}};
   int failures = 0;
   for (const Problem &pb : problems) {
@@ -498,8 +505,12 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
         // The options the kernel library compiles it with (ssd::fusedCompile),
         // so the GPU runs the shipped PTX; on sm_80 only the warps (no
         // stmatrix or wgmma there).
+        const ssd::ElementType type =
+            pb.dtype == dsl::f32   ? ssd::ElementType::f32
+            : pb.dtype == dsl::f16 ? ssd::ElementType::f16
+                                   : ssd::ElementType::bf16;
         const ssd::FusedCompile library = ssd::fusedCompile(
-            ssd::fusedVariantFor(s, o, ssd::ElementType::bf16));
+            ssd::fusedVariantFor(s, o, type), ssd::Module::Fused);
         options.numWarps = unsigned(library.warps);
         if (std::string(target) == "sm_90a") {
           if (!applyLibraryFlags(ssd::compileFlags(library),
@@ -629,8 +640,9 @@ int convCases(const std::string &dir, std::mt19937_64 &rng) {
           "conv_fused_" + std::string(dsl::name(t)) + "_2x3x1024_" + target;
       lowering::CompileOptions options;
       if (std::string(target) == "sm_90a" &&
-          !applyLibraryFlags(conv::compileFlags(conv::plan(L)), c.name,
-                             options)) {
+          !applyLibraryFlags(
+              conv::compileFlags(conv::plan(L), cfg.preGate, cfg.postGate),
+              c.name, options)) {
         ++failures;
         continue;
       }

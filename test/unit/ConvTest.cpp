@@ -536,8 +536,8 @@ TEST(ConvPlan, FftSizeAndPaths) {
 }
 
 TEST(ConvPlan, CompileFlagsPerLength) {
-  auto flags = [](int64_t seqlen) {
-    return conv::compileFlags(conv::plan(seqlen));
+  auto flags = [](int64_t seqlen, bool pre = true, bool post = true) {
+    return conv::compileFlags(conv::plan(seqlen), pre, post);
   };
   // What the kernel library passes tile-compile, as measured on the H200
   // (bench/RESULTS.md): 1K keeps LICM, every length pairs conversions,
@@ -547,6 +547,14 @@ TEST(ConvPlan, CompileFlagsPerLength) {
   EXPECT_EQ(flags(256), flags(512));
   EXPECT_EQ(flags(1024), "--num-warps 4" + three);
   EXPECT_EQ(flags(1000), flags(1024));
+  // Three CTAs an SM at 1K only without gates (with them it spills).
+  EXPECT_EQ(flags(1024, false, false),
+            "--num-warps 4 --min-blocks-per-sm 3" + three);
+  EXPECT_EQ(flags(1024, true, false), flags(1024));
+  EXPECT_EQ(flags(1024, false, true), flags(1024));
+  EXPECT_EQ(flags(2048, false, false), flags(2048));
+  EXPECT_EQ(flags(512, false, false), flags(512));
+  EXPECT_EQ(flags(65536, false, false), flags(65536));
   EXPECT_EQ(flags(2048), "--num-warps 4 --no-hoist-invariants" + three);
   EXPECT_EQ(flags(4096), "--num-warps 8 --no-hoist-invariants" + three);
   EXPECT_EQ(flags(8192), "--num-warps 4 --no-hoist-invariants" + three);

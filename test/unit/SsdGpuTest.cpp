@@ -141,7 +141,8 @@ TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
   auto tile = [](int64_t dstate, int64_t headdim, const ssd::Options &o) {
     ssd::Variant v = ssd::fusedVariantFor(
         ssd::Shape{8, 4096, 80, headdim, dstate, 1}, o, ssd::ElementType::bf16);
-    return std::make_pair(v.headdimTile, ssd::fusedCompile(v).warps);
+    return std::make_pair(v.headdimTile,
+                          ssd::fusedCompile(v, ssd::Module::Fused).warps);
   };
   using Tile = std::pair<int64_t, int64_t>;
   // Up to dstate 128 four warps (without state copies); above, eight
@@ -172,16 +173,30 @@ TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
 }
 
 TEST(SsdFusedVariant, CompileFlagsPerDstate) {
-  auto flags = [](int64_t dstate, ssd::Options o = layer()) {
+  auto flags = [](int64_t dstate, ssd::Options o = layer(),
+                  ssd::Module module = ssd::Module::Fused,
+                  ssd::ElementType type = ssd::ElementType::bf16) {
     ssd::Shape s{8, 4096, 80, 64, dstate, 1};
     return ssd::compileFlags(
-        ssd::fusedCompile(ssd::fusedVariantFor(s, o, ssd::ElementType::bf16)));
+        ssd::fusedCompile(ssd::fusedVariantFor(s, o, type), module));
   };
   // What the kernel library passes tile-compile, as measured on the H200.
+  // LICM only in the 16-bit fused kernel at dstate 64 without state
+  // copies.
   EXPECT_EQ(flags(64), "--stages 3 --num-warps 4 "
-                       "--scratch-lifetimes --no-hoist-invariants "
-                       "--early-refill --pair-truncations --fma "
-                       "--step-descriptors");
+                       "--scratch-lifetimes --early-refill "
+                       "--pair-truncations --fma --step-descriptors");
+  EXPECT_EQ(flags(64, layer(), ssd::Module::Fused, ssd::ElementType::f16),
+            flags(64));
+  EXPECT_EQ(flags(64, layer(), ssd::Module::Split),
+            "--stages 3 --num-warps 4 "
+            "--scratch-lifetimes --no-hoist-invariants "
+            "--early-refill --pair-truncations --fma "
+            "--step-descriptors");
+  EXPECT_EQ(flags(64, layer(), ssd::Module::Fused, ssd::ElementType::f32),
+            flags(64, layer(), ssd::Module::Split));
+  EXPECT_EQ(flags(128, layer(), ssd::Module::Split), flags(128));
+  EXPECT_EQ(flags(256, layer(), ssd::Module::Split), flags(256));
   EXPECT_EQ(flags(128), "--stages 2 --num-warps 4 "
                         "--scratch-lifetimes --no-hoist-invariants "
                         "--early-refill --pair-truncations --fma "
@@ -220,7 +235,8 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
                    ssd::optionList(options));
       ssd::Shape s{8, 4096, 80, 64, dstate, 1};
       const ssd::FusedCompile c = ssd::fusedCompile(
-          ssd::fusedVariantFor(s, options, ssd::ElementType::bf16));
+          ssd::fusedVariantFor(s, options, ssd::ElementType::bf16),
+          ssd::Module::Fused);
       lowering::CompileOptions o;
       EXPECT_EQ(lowering::applyCompileFlags(ssd::compileFlags(c), o), "");
       EXPECT_EQ(o.stages, unsigned(c.stages));

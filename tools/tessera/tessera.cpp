@@ -42,6 +42,16 @@ bool parseSsdOptions(const std::string &list, ssd::Options &o) {
   return false;
 }
 
+/// A conv gate list (none, pre, post or pre,post), or false after saying
+/// what is wrong.
+bool isGateList(const std::string &gates) {
+  if (gates == "none" || gates == "pre" || gates == "post" ||
+      gates == "pre,post")
+    return true;
+  std::cerr << "error: --gates is none, pre, post or pre,post\n";
+  return false;
+}
+
 int usage() {
   std::cerr
       << "usage: tessera list\n"
@@ -51,12 +61,13 @@ int usage() {
          "       tessera print ssd-fused|ssd-split [--dtype T] [--dstate N] "
          "[--headdim P] [--options "
          "layer|all|none|D,Dpc,z,bias,softplus,seq,h0,hT]\n"
-         "       tessera ssd-flags [--dtype T] [--dstate N] [--headdim P] "
-         "[--options ...]  (tile-compile flags of the SSD library)\n"
+         "       tessera ssd-flags [ssd-fused|ssd-split] [--dtype T] "
+         "[--dstate N] [--headdim P] [--options ...]  (tile-compile flags of "
+         "the SSD library)\n"
          "       tessera print conv [--dtype T] [--seqlen L] [--gates "
          "none|pre|post|pre,post]\n"
-         "       tessera conv-flags [--seqlen L]  (tile-compile flags of the "
-         "conv library)\n"
+         "       tessera conv-flags [--seqlen L] [--gates ...]  (tile-compile "
+         "flags of the conv library)\n"
          "       tessera print conv-baseline [--dtype T] [--gates ...] "
          "(the cuFFT baseline's elementwise kernels)\n"
          "       tessera print conv-copy [--dtype T] (padding and cropping "
@@ -490,7 +501,14 @@ int main(int argc, char **argv) {
     if (cmd == "ssd-flags") {
       // The tile-compile flags the kernel library compiles the fused
       // forward of this dtype, dstate, headdim and option list with
-      // (scripts/build-ssd-kernels.sh).
+      // (scripts/build-ssd-kernels.sh); `ssd-split` names the split
+      // forward's module instead.
+      if (!kernel.empty() && kernel != "ssd-fused" && kernel != "ssd-split") {
+        std::cerr << "error: ssd-flags takes ssd-fused (the default) or "
+                     "ssd-split, not '"
+                  << kernel << "'\n";
+        return 2;
+      }
       ssd::Options o;
       if (!parseSsdOptions(optionSet, o))
         return 2;
@@ -498,8 +516,11 @@ int main(int argc, char **argv) {
                                     : dtype == dsl::f16
                                         ? ssd::ElementType::f16
                                         : ssd::ElementType::bf16;
-      std::cout << ssd::compileFlags(ssd::fusedCompile(ssd::fusedVariantFor(
-                       ssd::Shape{1, 1, 8, headdim, dstate, 1}, o, type)))
+      std::cout << ssd::compileFlags(ssd::fusedCompile(
+                       ssd::fusedVariantFor(
+                           ssd::Shape{1, 1, 8, headdim, dstate, 1}, o, type),
+                       kernel == "ssd-split" ? ssd::Module::Split
+                                             : ssd::Module::Fused))
                 << "\n";
       return 0;
     }
@@ -514,7 +535,14 @@ int main(int argc, char **argv) {
         std::cerr << "error: --seqlen must be in [2, 65536]\n";
         return 2;
       }
-      std::cout << conv::compileFlags(conv::plan(seqlen)) << "\n";
+      // Gates as `print conv` takes them (default both).
+      std::string gates = gateSet.empty() ? "pre,post" : gateSet;
+      if (!isGateList(gates))
+        return 2;
+      std::cout << conv::compileFlags(conv::plan(seqlen),
+                                      gates.find("pre") != std::string::npos,
+                                      gates.find("post") != std::string::npos)
+                << "\n";
       return 0;
     }
     if (cmd == "print") {
@@ -538,11 +566,8 @@ int main(int argc, char **argv) {
         // The plan of --seqlen (default 1024: M = 64 x 16, fused), gates
         // from --gates (default both).
         std::string gates = gateSet.empty() ? "pre,post" : gateSet;
-        if (gates != "none" && gates != "pre" && gates != "post" &&
-            gates != "pre,post") {
-          std::cerr << "error: --gates is none, pre, post or pre,post\n";
+        if (!isGateList(gates))
           return 2;
-        }
         if (seqlen < 2 || seqlen > 65536) {
           std::cerr << "error: --seqlen must be in [2, 65536]\n";
           return 2;

@@ -75,11 +75,12 @@
 // (2K as
 // before session 16: with the library's pairing, fma and descriptor
 // options it spills 16 bytes, 68 with both gates): Tensor Core mma, no
-// spills. The gated 1K kernel too, with the library's flags.
+// spills. The 1K kernel without gates held to three CTAs an SM (168
+// registers), the gated one to two, as the library builds them.
 // RUN: tessera print conv --dtype bf16 --seqlen 512 --gates pre,post | tile-compile - --target sm_90a --num-warps 2 --no-hoist-invariants --pair-truncations --fma --step-descriptors -o %t.conv512.ptx
 // RUN: FileCheck %s --input-file %t.conv512.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv512.ptx -o %t.conv512.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
-// RUN: tessera print conv --dtype f16 --seqlen 1024 --gates none | tile-compile - --target sm_90a --num-warps 4 --pair-truncations --fma --step-descriptors -o %t.conv1k.ptx
+// RUN: tessera print conv --dtype f16 --seqlen 1024 --gates none | tile-compile - --target sm_90a --num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors -o %t.conv1k.ptx
 // RUN: FileCheck %s --input-file %t.conv1k.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv1k.ptx -o %t.conv1k.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print conv --dtype bf16 --seqlen 1024 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --pair-truncations --fma --step-descriptors -o %t.conv1kg.ptx
@@ -106,8 +107,14 @@
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib128.ptx
 // RUN: FileCheck %s --input-file %t.ssdlib128.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib128.ptx -o %t.ssdlib128.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib64.ptx
+// At 64 the fused kernel with LICM, the split one without.
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib64.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib64.ptx -o %t.ssdlib64.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
+// RUN: tessera print ssd-split --dtype bf16 --dstate 64 --options layer | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.split64.ptx
+// RUN: FileCheck %s --input-file %t.split64.ptx --check-prefix=WGMMA
+// RUN: %ptxas -arch=sm_90a -v %t.split64.ptx -o %t.split64.cubin > %t.split64.txt 2>&1
+// RUN: FileCheck %s --input-file %t.split64.txt --check-prefixes=SPLIT,NOSERIAL
+// RUN: FileCheck %s --input-file %t.split64.txt --check-prefix=SPILLFREE
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --no-swizzle -o %t.ssdf64l.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf64l.ptx -o %t.ssdf64l.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // The split forward's three kernels (segment states, combine, segment

@@ -1,10 +1,16 @@
 // `tessera conv-flags`: the tile-compile flags the conv kernel library
-// compiles a length's kernels with (scripts/build-conv-kernels.sh).
+// compiles a length's kernels with (scripts/build-conv-kernels.sh), gates
+// as `tessera print conv` takes them (default both).
 //
 // RUN: tessera conv-flags --seqlen 512 | FileCheck %s --check-prefix=K05
 // Below 512: the kernel of 512.
 // RUN: tessera conv-flags --seqlen 256 | FileCheck %s --check-prefix=K05
 // RUN: tessera conv-flags --seqlen 1024 | FileCheck %s --check-prefix=K1
+// RUN: tessera conv-flags --seqlen 1024 --gates pre,post | FileCheck %s --check-prefix=K1
+// RUN: tessera conv-flags --seqlen 1024 --gates pre | FileCheck %s --check-prefix=K1
+// Three CTAs an SM at 1K without gates.
+// RUN: tessera conv-flags --seqlen 1024 --gates none | FileCheck %s --check-prefix=K1NONE
+// RUN: tessera conv-flags --seqlen 512 --gates none | FileCheck %s --check-prefix=K05
 // RUN: tessera conv-flags --seqlen 4096 | FileCheck %s --check-prefix=K4
 // Three passes from 8192 (the same flags at every size), for lengths that
 // are not powers of two too.
@@ -15,10 +21,13 @@
 // RUN: not tessera conv-flags --seqlen 70000 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tessera conv-flags --seqlen 1 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tessera conv-flags 4096 2>&1 | FileCheck %s --check-prefix=STRAY
+// RUN: not tessera conv-flags --seqlen 1024 --gates both 2>&1 | FileCheck %s --check-prefix=GATES
 
 // K05: {{^}}--num-warps 2 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
 // K1: {{^}}--num-warps 4 --pair-truncations --fma --step-descriptors{{$}}
+// K1NONE: {{^}}--num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors{{$}}
 // K4: {{^}}--num-warps 8 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
 // K16: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
 // BAD: error: --seqlen must be in [2, 65536]
 // STRAY: error: conv-flags takes no kernel name (use --seqlen)
+// GATES: error: --gates is none, pre, post or pre,post

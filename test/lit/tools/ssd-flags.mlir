@@ -4,17 +4,24 @@
 // RUN: tessera ssd-flags --dstate 64 | FileCheck %s --check-prefix=N64
 // RUN: tessera ssd-flags --dstate 128 | FileCheck %s --check-prefix=N128
 // RUN: tessera ssd-flags --dstate 256 | FileCheck %s --check-prefix=N256
-// RUN: tessera ssd-flags --dtype f32 --dstate 64 | FileCheck %s --check-prefix=N64
+// RUN: tessera ssd-flags ssd-fused --dstate 64 | FileCheck %s --check-prefix=N64
+// The split forward's kernels and f32 at dstate 64 without LICM.
+// RUN: tessera ssd-flags ssd-split --dstate 64 | FileCheck %s --check-prefix=N64SPLIT
+// RUN: tessera ssd-flags --dtype f32 --dstate 64 | FileCheck %s --check-prefix=N64SPLIT
+// RUN: tessera ssd-flags ssd-split --dstate 128 | FileCheck %s --check-prefix=N128
 // Kernels that copy initial or final states: no exchange swizzle at 64,
 // eight warps along N and stmatrix at 128.
 // RUN: tessera ssd-flags --dtype f32 --dstate 64 --options all | FileCheck %s --check-prefix=ALL64
 // RUN: tessera ssd-flags --dstate 128 --options all | FileCheck %s --check-prefix=ALL128
 // RUN: tessera ssd-flags --dstate 128 --options h0 | FileCheck %s --check-prefix=ALL128
 // RUN: not tessera ssd-flags --options nope 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not tessera ssd-flags ssd 2>&1 | FileCheck %s --check-prefix=MODULE
 
-// N64: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
+// N64: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --early-refill --pair-truncations --fma --step-descriptors{{$}}
+// N64SPLIT: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // N128: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // ALL64: {{^}}--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // ALL128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // N256: {{^}}--stages 2 --num-warps 8 --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // BAD: error: unknown SSD option in 'nope'
+// MODULE: error: ssd-flags takes ssd-fused (the default) or ssd-split, not 'ssd'
