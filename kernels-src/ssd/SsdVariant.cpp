@@ -245,6 +245,14 @@ std::string segmentScanName(const Variant &v) {
   return "ssd_segment_scan_" + v.suffix();
 }
 
+int64_t combineWarps(const Variant &v) {
+  // One state is dstateTile x headdimTile f32 over 32 lanes a warp.
+  int64_t warps = 4;
+  while (warps < 32 && v.dstateTile * v.headdimTile > 32 * 32 * warps)
+    warps *= 2;
+  return warps;
+}
+
 Variant segmentScanVariant(const Variant &fused) {
   Variant v = fused;
   v.initialStates = true;

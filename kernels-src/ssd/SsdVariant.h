@@ -128,6 +128,10 @@ std::string fusedKernelName(const Variant &variant);
 std::string segmentStatesName(const Variant &fused);
 std::string combineStatesName(const Variant &fused);
 std::string segmentScanName(const Variant &fused);
+/// Warps of the combine kernel (tile.kernel num_warps): at most 32 f32
+/// registers a thread for each (dstate tile x headdim block) state, at
+/// least four (eight at 128 x 64).
+int64_t combineWarps(const Variant &fused);
 /// The fused walk the segments run: with initial states, without final
 /// states, the same blocks as `fused`.
 Variant segmentScanVariant(const Variant &fused);

@@ -172,6 +172,27 @@ TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
       ssd::Shape{1, 64, 2, 64, 128, 1}, layer(), ssd::ElementType::bf16)));
 }
 
+TEST(SsdFusedVariant, CombineWarpsPerState) {
+  // The split forward's combine kernel: at most 32 f32 registers a thread
+  // for each state (dstate tile x headdim block), at least four warps.
+  auto warps = [](int64_t dstate, int64_t headdim,
+                  ssd::ElementType type = ssd::ElementType::bf16) {
+    return ssd::combineWarps(ssd::fusedVariantFor(
+        ssd::Shape{2, 16384, 80, headdim, dstate, 1}, layer(), type));
+  };
+  EXPECT_EQ(warps(64, 64), 4);
+  EXPECT_EQ(warps(128, 64), 8);
+  EXPECT_EQ(warps(128, 80), 8);
+  EXPECT_EQ(warps(16, 16), 4);
+  EXPECT_EQ(warps(64, 64, ssd::ElementType::f32), 4);
+  ssd::Variant wide;
+  wide.dstateTile = 256;
+  wide.headdimTile = 256;
+  EXPECT_EQ(ssd::combineWarps(wide), 32);
+  wide.dstateTile = 1024;
+  EXPECT_EQ(ssd::combineWarps(wide), 32);
+}
+
 TEST(SsdFusedVariant, CompileFlagsPerDstate) {
   auto flags = [](int64_t dstate, ssd::Options o = layer(),
                   ssd::Module module = ssd::Module::Fused,

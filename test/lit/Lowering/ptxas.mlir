@@ -122,7 +122,12 @@
 // serialized.
 // RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options layer | tile-compile - --target sm_90a --stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.split.ptx
 // RUN: FileCheck %s --input-file %t.split.ptx --check-prefix=WGMMA
-// RUN: %ptxas -arch=sm_90a -v %t.split.ptx -o %t.split.cubin 2>&1 | FileCheck %s --check-prefixes=SPLIT,NOSERIAL
+// The combine kernel on eight warps (ssd::combineWarps), the others on
+// the module's four.
+// RUN: FileCheck %s --input-file %t.split.ptx --check-prefix=COMBINE8
+// RUN: %ptxas -arch=sm_90a -v %t.split.ptx -o %t.split.cubin > %t.split.txt 2>&1
+// RUN: FileCheck %s --input-file %t.split.txt --check-prefixes=SPLIT,NOSERIAL
+// RUN: FileCheck %s --input-file %t.split.txt --check-prefix=COMBINEFREE
 // With every option (states copied: eight warps along N) all three are
 // spill-free.
 // RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options all | tile-compile - --target sm_90a --stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.splitall.ptx
@@ -133,6 +138,15 @@
 // RUN: FileCheck %s --input-file %t.ssdf64.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.ssdf64.ptx -o %t.ssdf64.cubin 2>&1 | FileCheck %s --check-prefixes=FUSED,NOSERIAL
 
+// COMBINEFREE-LABEL: Compiling entry function 'ssd_combine_states_
+// COMBINEFREE-NEXT: Function properties for ssd_combine_states_
+// COMBINEFREE-NEXT: {{, }}0 bytes spill stores
+// COMBINE8-LABEL: .entry ssd_segment_states_
+// COMBINE8: .maxntid 128, 1, 1
+// COMBINE8-LABEL: .entry ssd_combine_states_
+// COMBINE8: .maxntid 256, 1, 1
+// COMBINE8-LABEL: .entry ssd_segment_scan_
+// COMBINE8: .maxntid 128, 1, 1
 // NOSERIAL-NOT: serialized
 // SPILLFREE: Compiling entry function
 // SPILLFREE-NOT: {{[1-9][0-9]* bytes spill}}
