@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds build-prof/b27 (see README.md): the conv inner pass held to three
 # CTAs an SM (XP_INNER_MB) at 8K, 16K and 64K, conv column blocks 128 /
-# 256 / 512 at 8K (XP_COLBLOCK), the fused SSD kernels at dstate 64 and
-# 128 (and the split ones at 64) held to three CTAs an SM.
+# 256 / 512 at 8K (XP_COLBLOCK), the conv outer passes over 2 or 4 batch
+# rows a program (XP_OUTER_ROWS) at 8K and 16K, the fused SSD kernels at
+# dstate 64 and 128 (and the split ones at 64) held to three CTAs an SM.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 here=$root/bench/experiments/run27
@@ -23,9 +24,9 @@ rm -rf $O; mkdir -p $O
 report() { # label ptx
   /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$2" -o /dev/null 2>&1 | grep -oE "[0-9]+ bytes spill stores|Used [0-9]+ registers" | tr '\n' ' ' | sed "s|^|$1: |" >> $O/ptxas.txt; echo >> $O/ptxas.txt
 }
-conv() { # dir dtype len gates colblock [XP_INNER_MB]
+conv() { # dir dtype len gates colblock [XP_INNER_MB [XP_OUTER_ROWS]]
   local d=$O/$1 tmp name; mkdir -p $d; tmp=$(mktemp -d)
-  XP_COLBLOCK=$5 XP_INNER_MB=${6:-} $T print conv --dtype $2 --seqlen $3 --gates $4 > $tmp/k.mlir
+  XP_COLBLOCK=$5 XP_INNER_MB=${6:-} XP_OUTER_ROWS=${7:-} $T print conv --dtype $2 --seqlen $3 --gates $4 > $tmp/k.mlir
   $C $tmp/k.mlir --target sm_90a $($T conv-flags --seqlen $3 --gates $4) -o $tmp/k.ptx --info $tmp/k.json
   name=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' $tmp/k.json | head -n 1)
   mv $tmp/k.ptx $d/$name.ptx; mv $tmp/k.json $d/$name.json; rm -rf $tmp
@@ -37,6 +38,11 @@ for dt in bf16 f16; do
       conv c${len}_lib $dt $len $g 128; conv c${len}_mb3 $dt $len $g 128 3
     done
     conv c8192_c256 $dt 8192 $g 256; conv c8192_c512 $dt 8192 $g 512
+    # The outer passes over 2 and 4 batch rows a program (twiddles and DFT
+    # matrices built once; 72 -> 128 registers at 8K, 96 -> 168 at 16K).
+    for r in 2 4; do
+      conv c8192_r$r $dt 8192 $g 128 "" $r; conv c16384_r$r $dt 16384 $g 128 "" $r
+    done
   done
 done
 ssd() { # dir module dstate extraflags
