@@ -175,13 +175,17 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
   // No LICM: the addresses and wgmma descriptors it hoists out of the chunk
   // loop are what spills (dstate 128: 300 -> 40 bytes, 256: 432 -> 84),
   // and at 128 it is slower spill-free too (2.7B 0.618 -> 1.121 ms).
-  // Except in the 16-bit fused kernel at dstate 64 without state copies:
-  // 198 -> 254 registers, spill-free, 0.550 -> 0.526 ms at 8 x 4096 x 80
-  // heads. Not in the split kernels there (0.705 -> 0.712 ms at 2 x 16K in
-  // 8 segments, and 4 bytes spilled). H200, bf16, two runs each (session
-  // 19, bench/RESULTS.md).
+  // Except in the 16-bit fused kernel at dstate 64 with headdim blocks of
+  // 64, without z, seq_idx or state copies: 198 -> 254 registers,
+  // spill-free, 0.550 -> 0.526 ms at 8 x 4096 x 80 heads with the layer
+  // options (H200, bf16, two runs each; session 19, bench/RESULTS.md);
+  // every subset of D, Dpc, bias and softplus spill-free too (ptxas). With
+  // z it spills 104 bytes, with seq_idx 8, with blocks of 128 552. Not in
+  // the split kernels (0.705 -> 0.712 ms at 2 x 16K in 8 segments, and 4
+  // bytes spilled).
   c.hoistLoopInvariants = module == Module::Fused && v.dstateTile == 64 &&
-                          v.dtype != ElementType::f32 && !states;
+                          v.headdimTile == 64 && v.dtype != ElementType::f32 &&
+                          !states && !v.z && !v.seqIdx;
   // Early refill: each copy is requested a chunk sooner for the same
   // shared memory (with two stages, a whole chunk ahead instead of none).
   // H200, bf16: 2.7B 0.862 -> 0.841 ms, dstate 256 2.016 -> 1.972, 64

@@ -29,9 +29,12 @@ run runtime-smoke "$here/runtime-smoke"
 cases=$here/cases
 if [ ! -d "$cases" ] && [ -z "${SKIP_CASES:-}" ]; then # shipped compressed
   unpacked=$(mktemp -d)
-  # xz through tar, else through Python's tarfile where tar lacks xz.
-  tar xJf "$here/cases.txz" -C "$unpacked" 2>/dev/null ||
+  # xz through tar, or through Python's tarfile where there is no xz.
+  if command -v xz > /dev/null; then
+    tar xJf "$here/cases.txz" -C "$unpacked"
+  else
     python3 -m tarfile -e "$here/cases.txz" "$unpacked"
+  fi
   cases=$unpacked/cases
 fi
 [ -n "${SKIP_CASES:-}" ] || run gpu-cases "$here/tessera-gpu-run" "$cases"

@@ -216,6 +216,12 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
             "--step-descriptors");
   EXPECT_EQ(flags(64, layer(), ssd::Module::Fused, ssd::ElementType::f32),
             flags(64, layer(), ssd::Module::Split));
+  // Nor with z or seq_idx (they spilled with LICM).
+  ssd::Options withZ = layer(), withSeq = layer();
+  withZ.hasZ = true;
+  withSeq.hasSeqIdx = true;
+  EXPECT_EQ(flags(64, withZ), flags(64, layer(), ssd::Module::Split));
+  EXPECT_EQ(flags(64, withSeq), flags(64, layer(), ssd::Module::Split));
   EXPECT_EQ(flags(128, layer(), ssd::Module::Split), flags(128));
   EXPECT_EQ(flags(256, layer(), ssd::Module::Split), flags(256));
   EXPECT_EQ(flags(128), "--stages 2 --num-warps 4 "

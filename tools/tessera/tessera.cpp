@@ -516,11 +516,16 @@ int main(int argc, char **argv) {
                                     : dtype == dsl::f16
                                         ? ssd::ElementType::f16
                                         : ssd::ElementType::bf16;
+      const ssd::Variant v = ssd::fusedVariantFor(
+          ssd::Shape{1, 1, 8, headdim, dstate, 1}, o, type);
+      const bool split = kernel == "ssd-split";
+      if (split && !ssd::splittable(v)) {
+        std::cerr << "error: ssd: no split forward at dstate " << dstate
+                  << " (up to 128)\n";
+        return 2;
+      }
       std::cout << ssd::compileFlags(ssd::fusedCompile(
-                       ssd::fusedVariantFor(
-                           ssd::Shape{1, 1, 8, headdim, dstate, 1}, o, type),
-                       kernel == "ssd-split" ? ssd::Module::Split
-                                             : ssd::Module::Fused))
+                       v, split ? ssd::Module::Split : ssd::Module::Fused))
                 << "\n";
       return 0;
     }

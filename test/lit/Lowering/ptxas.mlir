@@ -76,18 +76,20 @@
 // before session 16: with the library's pairing, fma and descriptor
 // options it spills 16 bytes, 68 with both gates): Tensor Core mma, no
 // spills. The 1K kernel without gates held to three CTAs an SM (168
-// registers), the gated one to two, as the library builds them.
+// registers; .minnctapersm 3), the gated one without that flag, as the
+// library builds them.
 // RUN: tessera print conv --dtype bf16 --seqlen 512 --gates pre,post | tile-compile - --target sm_90a --num-warps 2 --no-hoist-invariants --pair-truncations --fma --step-descriptors -o %t.conv512.ptx
 // RUN: FileCheck %s --input-file %t.conv512.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv512.ptx -o %t.conv512.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print conv --dtype f16 --seqlen 1024 --gates none | tile-compile - --target sm_90a --num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors -o %t.conv1k.ptx
-// RUN: FileCheck %s --input-file %t.conv1k.ptx --check-prefix=MMASYNC
+// RUN: FileCheck %s --input-file %t.conv1k.ptx --check-prefixes=MMASYNC,MINCTA3
 // RUN: %ptxas -arch=sm_90a -v %t.conv1k.ptx -o %t.conv1k.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print conv --dtype bf16 --seqlen 1024 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --pair-truncations --fma --step-descriptors -o %t.conv1kg.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.conv1kg.ptx -o %t.conv1kg.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print conv --dtype bf16 --seqlen 2048 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants -o %t.conv2k.ptx
 // RUN: FileCheck %s --input-file %t.conv2k.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv2k.ptx -o %t.conv2k.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// MINCTA3: .minnctapersm 3
 // MMASYNC: mma.sync.aligned.m16n8k16.row.col.f32
 // RUN: tessera print ssd --dtype bf16 | tile-compile - --target sm_90a -o %t.ssd.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssd.ptx -o %t.ssd.cubin 2>&1 | FileCheck %s --check-prefix=ACCEPTED
@@ -110,6 +112,10 @@
 // At 64 the fused kernel with LICM, the split one without.
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib64.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib64.ptx -o %t.ssdlib64.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
+// With z the fused kernel keeps --no-hoist-invariants (with LICM it spilled
+// 104 bytes): spill-free with the library's flags.
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 --options D,z,bias,softplus | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib64z.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.ssdlib64z.ptx -o %t.ssdlib64z.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // RUN: tessera print ssd-split --dtype bf16 --dstate 64 --options layer | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.split64.ptx
 // RUN: FileCheck %s --input-file %t.split64.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.split64.ptx -o %t.split64.cubin > %t.split64.txt 2>&1

@@ -9,6 +9,14 @@
 // RUN: tessera ssd-flags ssd-split --dstate 64 | FileCheck %s --check-prefix=N64SPLIT
 // RUN: tessera ssd-flags --dtype f32 --dstate 64 | FileCheck %s --check-prefix=N64SPLIT
 // RUN: tessera ssd-flags ssd-split --dstate 128 | FileCheck %s --check-prefix=N128
+// With z, seq_idx or headdim blocks of 128 (headdim 128) at dstate 64:
+// without LICM too.
+// RUN: tessera ssd-flags --dstate 64 --options D,z,bias,softplus | FileCheck %s --check-prefix=N64SPLIT
+// RUN: tessera ssd-flags --dstate 64 --options seq | FileCheck %s --check-prefix=N64SPLIT
+// RUN: tessera ssd-flags --dstate 64 --headdim 128 | FileCheck %s --check-prefix=N64SPLIT
+// RUN: tessera ssd-flags --dstate 64 --options D,Dpc,bias,softplus | FileCheck %s --check-prefix=N64
+// No split forward above dstate 128.
+// RUN: not tessera ssd-flags ssd-split --dstate 256 2>&1 | FileCheck %s --check-prefix=NOSPLIT
 // Kernels that copy initial or final states: no exchange swizzle at 64,
 // eight warps along N and stmatrix at 128.
 // RUN: tessera ssd-flags --dtype f32 --dstate 64 --options all | FileCheck %s --check-prefix=ALL64
@@ -25,3 +33,4 @@
 // N256: {{^}}--stages 2 --num-warps 8 --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // BAD: error: unknown SSD option in 'nope'
 // MODULE: error: ssd-flags takes ssd-fused (the default) or ssd-split, not 'ssd'
+// NOSPLIT: error: ssd: no split forward at dstate 256 (up to 128)
