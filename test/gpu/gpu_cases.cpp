@@ -625,61 +625,70 @@ int softmaxCases(const std::string &dir, std::mt19937_64 &rng) {
   return failures;
 }
 
-/// The fused long convolution (one launch) at seqlen 1024 with gates, on
-/// sm_90a with the kernel library's flags (conv::compileFlags).
+/// The fused long convolution (one launch) at seqlen 1024 with both gates
+/// and without (three CTAs an SM there), on sm_90a with the kernel
+/// library's flags (conv::compileFlags).
 int convCases(const std::string &dir, std::mt19937_64 &rng) {
   int failures = 0;
   for (const char *target : kTargets)
-    for (dsl::DType t : {dsl::f16, dsl::bf16}) {
-      const int64_t B = 2, H = 3, L = 1024;
-      conv::Config cfg{t, true, true, false};
-      dsl::KernelModule module;
-      conv::build(module, L, cfg);
-      gpucase::Case c;
-      c.name =
-          "conv_fused_" + std::string(dsl::name(t)) + "_2x3x1024_" + target;
-      lowering::CompileOptions options;
-      if (std::string(target) == "sm_90a" &&
-          !applyLibraryFlags(
-              conv::compileFlags(conv::plan(L), cfg.preGate, cfg.postGate),
-              c.name, options)) {
-        ++failures;
-        continue;
+    for (dsl::DType t : {dsl::f16, dsl::bf16})
+      for (bool gated : {true, false}) {
+        const int64_t B = 2, H = 3, L = 1024;
+        conv::Config cfg{t, gated, gated, false};
+        dsl::KernelModule module;
+        conv::build(module, L, cfg);
+        gpucase::Case c;
+        c.name = "conv_fused_" + std::string(dsl::name(t)) +
+                 (gated ? "" : "_nogates") + "_2x3x1024_" + target;
+        lowering::CompileOptions options;
+        if (std::string(target) == "sm_90a" &&
+            !applyLibraryFlags(
+                conv::compileFlags(conv::plan(L), cfg.preGate, cfg.postGate),
+                c.name, options)) {
+          ++failures;
+          continue;
+        }
+        if (!compile(module, target, c, options)) {
+          ++failures;
+          continue;
+        }
+        interp::Buffer u(check::toInterp(t), {B, H, L}),
+            pre(check::toInterp(t), {B, H, L}),
+            post(check::toInterp(t), {B, H, L});
+        auto uv = check::fillUniform(u, rng);
+        std::vector<double> pv, qv;
+        if (gated) {
+          pv = check::fillUniform(pre, rng, 0.5, 1.5);
+          qv = check::fillUniform(post, rng, 0.5, 1.5);
+        }
+        std::normal_distribution<double> normal;
+        std::vector<double> k(H * L);
+        for (int64_t h = 0; h < H; ++h) {
+          double norm = 0;
+          for (int64_t s = 0; s < L; ++s)
+            norm += std::abs(k[h * L + s] = normal(rng) * std::exp(-s / 200.0));
+          for (int64_t s = 0; s < L; ++s)
+            k[h * L + s] /= norm;
+        }
+        std::vector<double> spec = conv::prepareSpectrum(H, L, k);
+        for (double &v : spec)
+          v = double(float(v));
+        c.grid = conv::fusedGrid(conv::plan(L), B, H);
+        c.tolerance = t == dsl::f16 ? 2e-3 : 1e-2;
+        // The kernel views (B, H, L) as (B, H, L / 2, 2): the same bytes.
+        // u, the spectrum, [pre, post,] y.
+        c.args = {viewArg(t, {B, H, L / 2, 2}, uv),
+                  viewArg(dsl::f32,
+                          conv::fusedSpectrumView(conv::plan(L), H).sizes,
+                          spec)};
+        if (gated)
+          c.args.insert(c.args.end(), {viewArg(t, {B, H, L / 2, 2}, pv),
+                                       viewArg(t, {B, H, L / 2, 2}, qv)});
+        c.args.push_back(
+            viewArg(t, {B, H, L / 2, 2}, {},
+                    conv::reference(conv::Shape{B, H, L}, uv, k, pv, qv)));
+        failures += emit(c, dir);
       }
-      if (!compile(module, target, c, options)) {
-        ++failures;
-        continue;
-      }
-      interp::Buffer u(check::toInterp(t), {B, H, L}),
-          pre(check::toInterp(t), {B, H, L}),
-          post(check::toInterp(t), {B, H, L});
-      auto uv = check::fillUniform(u, rng);
-      auto pv = check::fillUniform(pre, rng, 0.5, 1.5);
-      auto qv = check::fillUniform(post, rng, 0.5, 1.5);
-      std::normal_distribution<double> normal;
-      std::vector<double> k(H * L);
-      for (int64_t h = 0; h < H; ++h) {
-        double norm = 0;
-        for (int64_t s = 0; s < L; ++s)
-          norm += std::abs(k[h * L + s] = normal(rng) * std::exp(-s / 200.0));
-        for (int64_t s = 0; s < L; ++s)
-          k[h * L + s] /= norm;
-      }
-      std::vector<double> spec = conv::prepareSpectrum(H, L, k);
-      for (double &v : spec)
-        v = double(float(v));
-      c.grid = conv::fusedGrid(conv::plan(L), B, H);
-      c.tolerance = t == dsl::f16 ? 2e-3 : 1e-2;
-      // The kernel views (B, H, L) as (B, H, L / 2, 2): the same bytes.
-      c.args = {viewArg(t, {B, H, L / 2, 2}, uv),
-                viewArg(dsl::f32,
-                        conv::fusedSpectrumView(conv::plan(L), H).sizes, spec),
-                viewArg(t, {B, H, L / 2, 2}, pv),
-                viewArg(t, {B, H, L / 2, 2}, qv),
-                viewArg(t, {B, H, L / 2, 2}, {},
-                        conv::reference(conv::Shape{B, H, L}, uv, k, pv, qv))};
-      failures += emit(c, dir);
-    }
   return failures;
 }
 
