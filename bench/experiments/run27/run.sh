@@ -8,10 +8,10 @@ cb=$here/tessera-conv-bench sb=$here/tessera-ssd-bench
 out=${OUT:-$here}
 log=$out/run27-${PART:-all}.txt
 line() { grep -E '^(time|FAIL|SKIP|check|kernels)|error' | sed 's/ on NVIDIA H200//; s/ input random//; s/kernels per call (mean of 5, events between launches)://' | cut -c1-400; }
-part=${PART:-all} # conv, ssd or all
+part=${PART:-all} # conv, ssd, ncu or all (conv and ssd)
 {
 cat $here/ptxas.txt
-if [ "$part" != ssd ]; then
+if [ "$part" = conv ] || [ "$part" = all ]; then
 echo "== conv inner pass on three CTAs an SM (16 x 768; 64K 4 x 768), two reps"
 for rep in 1 2; do for len in 8192 16384 65536; do for v in lib mb3; do
   b=16; [ $len = 65536 ] && b=4
@@ -39,7 +39,7 @@ for len in 8192 16384; do for r in 2 4; do
   XP_OUTER_ROWS=$r XP_COLBLOCK=128 $cb --lib $here/c${len}_r$r --batch 21 --channels 2 --seqlen $len --rows 4 --no-time 2>&1 | line
 done; done
 fi
-if [ "$part" != conv ]; then
+if [ "$part" = ssd ] || [ "$part" = all ]; then
 echo "== SSD on three CTAs an SM, two reps"
 for rep in 1 2; do for n in 64 128; do for v in lib mb3; do
   echo "-- n${n}_$v"; $sb --lib $here/n${n}_$v --dstate $n 2>&1 | line
@@ -47,5 +47,11 @@ for rep in 1 2; do for n in 64 128; do for v in lib mb3; do
   echo "-- n${n}_$v 2x16K seg8"; $sb --lib $here/n${n}_$v --dstate $n --batch 2 --seqlen 16384 --segments 8 2>&1 | line
 done; done; done
 fi
+if [ "$part" = ncu ]; then
+echo "== ncu: executed instructions by opcode, 8K passes (bf16, shipped)"
+XP_COLBLOCK=128 timeout 150 ncu --clock-control none --metrics sass__inst_executed_per_opcode,smsp__inst_executed.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed --print-metric-instances values -k "regex:conv_(outer|inner)" -c 3 $cb --lib $here/c8192_lib --batch 16 --channels 768 --seqlen 8192 --no-time --no-baseline > $out/ncu-opcodes-8k.txt 2>&1
+tail -n 40 $out/ncu-opcodes-8k.txt | cut -c1-400
+fi
 } > "$log" 2>&1
-grep -E '^(--|==)|convolve|forward|FAIL|error' "$log" | sed 's/ (median of 20).*//' | cut -c1-200
+grep -E '^(--|==)|convolve|forward|FAIL|error' "$log"
+[ "$part" = ncu ] && tail -n 40 "$log" | sed 's/ (median of 20).*//' | cut -c1-200
