@@ -53,5 +53,5 @@ XP_COLBLOCK=128 timeout 150 ncu --clock-control none --metrics sass__inst_execut
 tail -n 40 $out/ncu-opcodes-8k.txt | cut -c1-400
 fi
 } > "$log" 2>&1
-grep -E '^(--|==)|convolve|forward|FAIL|error' "$log"
-[ "$part" = ncu ] && tail -n 40 "$log" | sed 's/ (median of 20).*//' | cut -c1-200
+grep -E '^(--|==)|convolve|forward|FAIL|error' "$log" | sed 's/ (median of 20).*//' | cut -c1-200
+if [ "$part" = ncu ]; then tail -n 40 "$log"; fi
