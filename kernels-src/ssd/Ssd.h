@@ -44,6 +44,9 @@ struct Config {
 void build(dsl::KernelModule &module, const Shape &shape,
            const Options &options, const Config &config);
 
+/// The library's element type of a DSL dtype (bf16, f16, else f32).
+ElementType elementType(dsl::DType dtype);
+
 /// Adds the fused kernel (fusedKernelName(fusedVariantFor(...))) of a call:
 /// grid (ceil(headdim / headdimTile), nheads, batch), arguments x, dt, A, B,
 /// C, [dt_bias], [seq_idx], [D], [z], [initial_states], dt_min, dt_max,

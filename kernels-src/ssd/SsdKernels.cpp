@@ -40,12 +40,6 @@ DType act(const Variant &v) {
   return f32;
 }
 
-ElementType elementType(DType dtype) {
-  return dtype == bf16  ? ElementType::bf16
-         : dtype == f16 ? ElementType::f16
-                        : ElementType::f32;
-}
-
 /// A (1 x ... x 1 x n)-shaped load reshaped to the tile `shape`.
 Tile loadAs(const View &v, const std::vector<Scalar> &index,
             const dsl::Shape &loadShape, const dsl::Shape &shape,
@@ -597,6 +591,12 @@ void buildVariant(KernelModule &m, const Variant &v) {
 }
 
 } // namespace
+
+ElementType elementType(DType dtype) {
+  return dtype == bf16  ? ElementType::bf16
+         : dtype == f16 ? ElementType::f16
+                        : ElementType::f32;
+}
 
 void build(KernelModule &module, const Shape &shape, const Options &options,
            const Config &config) {

@@ -505,12 +505,9 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
         // The options the kernel library compiles it with (ssd::fusedCompile),
         // so the GPU runs the shipped PTX; on sm_80 only the warps (no
         // stmatrix or wgmma there).
-        const ssd::ElementType type =
-            pb.dtype == dsl::f32   ? ssd::ElementType::f32
-            : pb.dtype == dsl::f16 ? ssd::ElementType::f16
-                                   : ssd::ElementType::bf16;
         const ssd::FusedCompile library = ssd::fusedCompile(
-            ssd::fusedVariantFor(s, o, type), ssd::Module::Fused);
+            ssd::fusedVariantFor(s, o, ssd::elementType(pb.dtype)),
+            ssd::Module::Fused);
         options.numWarps = unsigned(library.warps);
         if (std::string(target) == "sm_90a") {
           if (!applyLibraryFlags(ssd::compileFlags(library),

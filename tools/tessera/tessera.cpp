@@ -248,10 +248,8 @@ Row demoSsd(dsl::DType dtype, double bound, std::mt19937_64 &rng) {
   ssd::Options o;
   o.hasD = o.hasZ = o.hasDtBias = o.dtSoftplus = true;
   o.hasInitialStates = o.returnFinalStates = true;
-  const ssd::ElementType et = dtype == dsl::f32   ? ssd::ElementType::f32
-                              : dtype == dsl::f16 ? ssd::ElementType::f16
-                                                  : ssd::ElementType::bf16;
-  ssd::Config cfg{dtype, ssd::fusedChunk(et), /*fused=*/true};
+  ssd::Config cfg{dtype, ssd::fusedChunk(ssd::elementType(dtype)),
+                  /*fused=*/true};
   interp::DType act = check::toInterp(dtype), f = interp::DType::f32;
   interp::Buffer x(act, {s.batch, s.seqlen, s.nheads, s.headdim}),
       dt(f, {s.batch, s.seqlen, s.nheads}), A(f, {s.nheads}),
@@ -512,12 +510,8 @@ int main(int argc, char **argv) {
       ssd::Options o;
       if (!parseSsdOptions(optionSet, o))
         return 2;
-      const ssd::ElementType type = dtype == dsl::f32 ? ssd::ElementType::f32
-                                    : dtype == dsl::f16
-                                        ? ssd::ElementType::f16
-                                        : ssd::ElementType::bf16;
       const ssd::Variant v = ssd::fusedVariantFor(
-          ssd::Shape{1, 1, 8, headdim, dstate, 1}, o, type);
+          ssd::Shape{1, 1, 8, headdim, dstate, 1}, o, ssd::elementType(dtype));
       const bool split = kernel == "ssd-split";
       if (split && !ssd::splittable(v)) {
         std::cerr << "error: ssd: no split forward at dstate " << dstate
