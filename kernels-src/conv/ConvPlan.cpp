@@ -142,7 +142,12 @@ int64_t columnBlock(const Plan &p) {
   // matrices, twiddle angles) is spread over twice the elements, 24% fewer
   // instructions per element (H200, bf16: 16K 3.515 -> 3.325 ms at 16 x
   // 768, 64K 5.446 -> 4.588 at 4 x 768; bench/RESULTS.md, session 13).
-  return std::min<int64_t>(128, p.M / p.outer);
+  // 256 where the outer FFT is 8 long (8K): its 8 x 256 tiles still fit in
+  // 120 registers, and the outer passes ran 0.344 -> 0.254 and 0.354 ->
+  // 0.328 ms (8K 1.700 -> 1.590 ms at 16 x 768, bf16; 512: 1.641). At 16K
+  // (outer 16) 256 was slower: 2.91 -> 3.01 ms (sessions 19, 20).
+  const int64_t columns = p.outer <= 8 ? 256 : 128;
+  return std::min<int64_t>(columns, p.M / p.outer);
 }
 
 int64_t paddedLength(const Plan &p, int64_t seqlen) {

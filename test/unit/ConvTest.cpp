@@ -520,6 +520,9 @@ TEST(ConvPlan, FftSizeAndPaths) {
       EXPECT_EQ(ov.strides, (std::vector<int64_t>{5 * M, M, 2 * inner, 1}));
       EXPECT_EQ(conv::outerGrid(p, 33, 5),
                 (std::array<int64_t, 3>{inner / conv::columnBlock(p), 5, 33}));
+      // 256 columns a program where the outer FFT is 8 long (timed on the
+      // H200), 128 above.
+      EXPECT_EQ(conv::columnBlock(p), p.outer == 8 ? 256 : 128);
     }
     conv::Plan forced = conv::plan(L, /*forceMultiPass=*/true);
     EXPECT_EQ(forced.M, M);
