@@ -47,6 +47,8 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
     tile::TilePipelineOptions pipeline;
     pipeline.stages = options.stages;
     pipeline.earlyRefill = options.earlyRefill;
+    pipeline.registerPrefetch = options.registerPrefetch;
+    pipeline.hoistInvariantLoads = options.hoistInvariantLoads;
     pipeline.target = options.target;
     // sm_80 parts have at most 163 KB of shared memory per CTA (A100).
     if (options.target == "sm_80")

@@ -26,6 +26,13 @@ struct CompileOptions {
   bool pipeline = true;
   /// Stages tile-pipeline uses when the loads carry no latency hint.
   unsigned stages = 4;
+  /// tile-pipeline register-prefetch: the next iteration's other tiles
+  /// loaded into registers one iteration ahead (latency hidden, registers
+  /// held across the body).
+  bool registerPrefetch = true;
+  /// tile-pipeline hoist-invariant-loads: loads of the same tile in every
+  /// iteration read once before the loop (registers held through it).
+  bool hoistInvariantLoads = true;
   /// tile-pipeline early-refill: refill a stage at the top of the next
   /// iteration where no wgmma group stays in flight across iterations (one
   /// more iteration of lead for the same shared memory). Off by default; the

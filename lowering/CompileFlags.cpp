@@ -36,6 +36,8 @@ constexpr Switch kSwitches[] = {
     {"--defer-mma-waits", &CompileOptions::deferMmaWaits, true},
     {"--no-defer-mma-waits", &CompileOptions::deferMmaWaits, false},
     {"--early-refill", &CompileOptions::earlyRefill, true},
+    {"--no-register-prefetch", &CompileOptions::registerPrefetch, false},
+    {"--no-hoist-invariant-loads", &CompileOptions::hoistInvariantLoads, false},
     {"--pair-truncations", &CompileOptions::pairTruncations, true},
     {"--fma", &CompileOptions::fuseMultiplyAdd, true},
     {"--step-descriptors", &CompileOptions::stepDescriptors, true}};

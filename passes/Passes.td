@@ -115,11 +115,17 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     Loads that are masked with a non-zero padding, or whose views are not
     kernel arguments, are left alone.
 
-    Other loads in a loop whose tile indices follow from the induction
-    variable (and that the loop does not store to through the same view)
-    are issued one iteration ahead into registers (a loop-carried tile),
-    so their latency overlaps the iteration's work; at most 96 registers
-    per thread go to such prefetches. Distinct views are assumed not to
+    Other loads in a loop that read the same tile in every iteration (their
+    indices do not follow from the induction variable, their view is not
+    stored to in the loop) move before the loop (`hoist-invariant-loads`):
+    read once, then kept in registers for the whole loop. The remaining
+    loads whose tile indices follow from the induction variable (and that
+    the loop does not store to through the same view) are issued one
+    iteration ahead into registers (a loop-carried tile,
+    `register-prefetch`), so their latency overlaps the iteration's work;
+    at most 96 registers per thread go to such prefetches. Both trade
+    registers for latency: a kernel at its register limit may spill for
+    them, and can turn either off. Distinct views are assumed not to
     overlap in memory, as for `__restrict__` pointers.
   }];
   let options = [
@@ -135,6 +141,9 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     Option<"registerPrefetch", "register-prefetch", "bool", "true",
            "load the next iteration's other tiles into registers one "
            "iteration ahead">,
+    Option<"hoistInvariantLoads", "hoist-invariant-loads", "bool", "true",
+           "move loads of the same tile in every iteration before the loop "
+           "(their registers then stay live through it)">,
     Option<"earlyRefill", "early-refill", "bool", "false",
            "where no wgmma group stays in flight across iterations, "
            "request iteration i + S - 1's tiles at the top of iteration i "

@@ -156,7 +156,7 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
   /// on the induction variable, view not stored to in the loop) move before
   /// the loop: read once, not prefetched again each iteration. Distinct views
   /// do not overlap (as for register prefetch).
-  void hoistInvariantLoads(scf::ForOp loop) {
+  void hoistLoadsOutOf(scf::ForOp loop) {
     Value iv = loop.getInductionVar();
     for (LoadOp load :
          llvm::make_early_inc_range(loop.getBody()->getOps<LoadOp>())) {
@@ -263,13 +263,17 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
       pipeline(loop);
-    if (registerPrefetch) {
-      loops.clear();
-      getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
-      for (scf::ForOp loop : loops) {
-        hoistInvariantLoads(loop);
+    if (!registerPrefetch && !hoistInvariantLoads)
+      return;
+    loops.clear();
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) {
+      // Hoisted first: an invariant load is read once, not prefetched again
+      // in every iteration.
+      if (hoistInvariantLoads)
+        hoistLoadsOutOf(loop);
+      if (registerPrefetch)
         prefetchToRegisters(loop);
-      }
     }
   }
 

@@ -131,8 +131,9 @@ bool isLoopInvariant(Value v, scf::ForOp loop, int depth = 8) {
 /// A load directly in a loop's body that reads the same tile in every
 /// iteration (its view and indices loop-invariant, the view not stored to
 /// in the loop): tile-pipeline moves it before the loop (the same
-/// conditions as its hoistInvariantLoads), so loading it in another layout
-/// too costs one more load per program, not an exchange per iteration.
+/// conditions as its hoist-invariant-loads), so loading it in another layout
+/// too costs one more load per program, not an exchange per iteration (with
+/// that option off, one more load per iteration, from L1).
 /// rematerialize makes that load next to this one.
 bool isHoistableLoad(LoadOp load) {
   auto loop = dyn_cast<scf::ForOp>(load->getParentOp());

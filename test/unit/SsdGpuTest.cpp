@@ -295,6 +295,22 @@ TEST(CompileFlags, ErrorsNameTheFlag) {
   EXPECT_EQ(lowering::applyCompileFlags("", o), "");
 }
 
+TEST(CompileFlags, PrefetchAndHoistingApart) {
+  // tile-pipeline's two register-for-latency trades are on by default and
+  // turn off one at a time (the gated 4K conv kernel drops only the
+  // prefetch).
+  lowering::CompileOptions o;
+  EXPECT_TRUE(o.registerPrefetch);
+  EXPECT_TRUE(o.hoistInvariantLoads);
+  EXPECT_EQ(lowering::applyCompileFlags("--no-register-prefetch", o), "");
+  EXPECT_FALSE(o.registerPrefetch);
+  EXPECT_TRUE(o.hoistInvariantLoads);
+  lowering::CompileOptions h;
+  EXPECT_EQ(lowering::applyCompileFlags("--no-hoist-invariant-loads", h), "");
+  EXPECT_TRUE(h.registerPrefetch);
+  EXPECT_FALSE(h.hoistInvariantLoads);
+}
+
 TEST(SsdFusedVariant, SegmentsForSmallGrids) {
   auto segments = [](ssd::Shape s, int64_t programsPerSm = 2) {
     return ssd::segmentsFor(

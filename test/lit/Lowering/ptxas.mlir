@@ -89,6 +89,11 @@
 // RUN: tessera print conv --dtype bf16 --seqlen 2048 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants -o %t.conv2k.ptx
 // RUN: FileCheck %s --input-file %t.conv2k.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv2k.ptx -o %t.conv2k.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// The gated 4K kernel as the library builds it, without register prefetch
+// (with it, 152 bytes spilled): Tensor Core mma, no spills.
+// RUN: tessera print conv --dtype f16 --seqlen 4096 --gates pre,post | tile-compile - --target sm_90a --num-warps 8 --no-hoist-invariants --no-register-prefetch --pair-truncations --fma --step-descriptors -o %t.conv4kg.ptx
+// RUN: FileCheck %s --input-file %t.conv4kg.ptx --check-prefix=MMASYNC
+// RUN: %ptxas -arch=sm_90a -v %t.conv4kg.ptx -o %t.conv4kg.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // MINCTA3: .minnctapersm 3
 // MMASYNC: mma.sync.aligned.m16n8k16.row.col.f32
 // RUN: tessera print ssd --dtype bf16 | tile-compile - --target sm_90a -o %t.ssd.ptx

@@ -165,6 +165,8 @@ tile.kernel @ampere(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !til
 // the body); a load from a view the loop stores to is left in place.
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline --canonicalize | FileCheck %s --check-prefix=REG
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline=register-prefetch=false --canonicalize | FileCheck %s --check-prefix=NOREG
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline=hoist-invariant-loads=false --canonicalize | FileCheck %s --check-prefix=NOHOIST
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline="register-prefetch=false hoist-invariant-loads=false" --canonicalize | FileCheck %s --check-prefix=NEITHER
 // REG-LABEL: tile.kernel @scan
 // REG: %[[FIRST:.*]] = tile.load %arg0[%c0, %{{.*}}]
 // REG: scf.for %[[K:.*]] = %{{.*}} iter_args(%[[CARRY:.*]] = %{{.*}}, %[[CUR:.*]] = %[[FIRST]])
@@ -174,6 +176,8 @@ tile.kernel @ampere(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !til
 // REG: arith.addf %[[CARRY]], %[[CUR]]
 // NOREG-LABEL: tile.kernel @scan
 // NOREG: scf.for {{.*}} iter_args(%{{[^,]*}}) -> (tensor<64x128xf32
+// NOHOIST-LABEL: tile.kernel @scan
+// NOHOIST: scf.for {{.*}} iter_args(%{{.*}}, %{{.*}}) -> (tensor<64x128xf32
 tile.kernel @scan(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -202,9 +206,23 @@ tile.kernel @scan(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index) {
 // REG: tile.load %arg1[%{{.*}}, %c0]
 // REG: arith.addf %[[W]]
 // REG: tile.store
+// Without register prefetch the invariant load still moves; without
+// hoisting it is prefetched like the others instead (a loop-carried tile);
+// with neither it stays where it is.
 // NOREG-LABEL: tile.kernel @invariant
-// NOREG: scf.for
-// NOREG: tile.load %arg0
+// NOREG: %[[W:.*]] = tile.load %arg0
+// NOREG-NEXT: scf.for
+// NOREG-NOT: tile.load %arg0
+// NOREG: arith.addf %[[W]]
+// NOHOIST-LABEL: tile.kernel @invariant
+// NOHOIST: tile.load %arg0
+// NOHOIST: scf.for {{.*}} iter_args(%[[CUR:.*]] = %{{.*}})
+// NOHOIST: tile.load %arg0
+// NOHOIST: arith.addf %[[CUR]]
+// NEITHER-LABEL: tile.kernel @invariant
+// NEITHER: scf.for
+// NEITHER-NOT: iter_args
+// NEITHER: tile.load %arg0
 tile.kernel @invariant(%w: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index, %ch: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

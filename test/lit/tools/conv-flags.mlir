@@ -11,7 +11,11 @@
 // Three CTAs an SM at 1K without gates.
 // RUN: tessera conv-flags --seqlen 1024 --gates none | FileCheck %s --check-prefix=K1NONE
 // RUN: tessera conv-flags --seqlen 512 --gates none | FileCheck %s --check-prefix=K05
-// RUN: tessera conv-flags --seqlen 4096 | FileCheck %s --check-prefix=K4
+// 4K with a post gate: no register prefetch (it spilled 152 bytes there).
+// RUN: tessera conv-flags --seqlen 4096 | FileCheck %s --check-prefix=K4GATED
+// RUN: tessera conv-flags --seqlen 4096 --gates post | FileCheck %s --check-prefix=K4GATED
+// RUN: tessera conv-flags --seqlen 4096 --gates pre | FileCheck %s --check-prefix=K4
+// RUN: tessera conv-flags --seqlen 4096 --gates none | FileCheck %s --check-prefix=K4
 // Three passes from 8192 (the same flags at every size), for lengths that
 // are not powers of two too.
 // RUN: tessera conv-flags --seqlen 8192 | FileCheck %s --check-prefix=K16
@@ -27,6 +31,7 @@
 // K1: {{^}}--num-warps 4 --pair-truncations --fma --step-descriptors{{$}}
 // K1NONE: {{^}}--num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors{{$}}
 // K4: {{^}}--num-warps 8 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
+// K4GATED: {{^}}--num-warps 8 --no-hoist-invariants --no-register-prefetch --pair-truncations --fma --step-descriptors{{$}}
 // K16: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
 // BAD: error: --seqlen must be in [2, 65536]
 // STRAY: error: conv-flags takes no kernel name (use --seqlen)
