@@ -48,6 +48,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
     pipeline.stages = options.stages;
     pipeline.earlyRefill = options.earlyRefill;
     pipeline.registerPrefetch = options.registerPrefetch;
+    pipeline.lateLoadsInIteration = options.lateLoadsInIteration;
     pipeline.hoistInvariantLoads = options.hoistInvariantLoads;
     pipeline.target = options.target;
     // sm_80 parts have at most 163 KB of shared memory per CTA (A100).

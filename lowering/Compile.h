@@ -30,6 +30,10 @@ struct CompileOptions {
   /// loaded into registers one iteration ahead (latency hidden, registers
   /// held across the body).
   bool registerPrefetch = true;
+  /// tile-pipeline late-loads-in-iteration: a load first used after a
+  /// Tensor Core product is issued at the top of its own iteration, not
+  /// one ahead (one copy of its tile live through the body, not two).
+  bool lateLoadsInIteration = false;
   /// tile-pipeline hoist-invariant-loads: loads of the same tile in every
   /// iteration read once before the loop (registers held through it).
   bool hoistInvariantLoads = true;

@@ -37,6 +37,7 @@ constexpr Switch kSwitches[] = {
     {"--no-defer-mma-waits", &CompileOptions::deferMmaWaits, false},
     {"--early-refill", &CompileOptions::earlyRefill, true},
     {"--no-register-prefetch", &CompileOptions::registerPrefetch, false},
+    {"--late-loads-in-iteration", &CompileOptions::lateLoadsInIteration, true},
     {"--no-hoist-invariant-loads", &CompileOptions::hoistInvariantLoads, false},
     {"--pair-truncations", &CompileOptions::pairTruncations, true},
     {"--fma", &CompileOptions::fuseMultiplyAdd, true},

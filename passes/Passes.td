@@ -123,7 +123,11 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     the loop does not store to through the same view) are issued one
     iteration ahead into registers (a loop-carried tile,
     `register-prefetch`), so their latency overlaps the iteration's work;
-    at most 96 registers per thread go to such prefetches. Both trade
+    at most 96 registers per thread go to such prefetches. With
+    `late-loads-in-iteration`, a load whose first use comes after a Tensor
+    Core product in the body is issued at the top of its own iteration
+    instead: the product hides its latency, and only one copy of its tile
+    is live through the body. Both trade
     registers for latency: a kernel at its register limit may spill for
     them, and can turn either off. Distinct views are assumed not to
     overlap in memory, as for `__restrict__` pointers.
@@ -141,6 +145,11 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     Option<"registerPrefetch", "register-prefetch", "bool", "true",
            "load the next iteration's other tiles into registers one "
            "iteration ahead">,
+    Option<"lateLoadsInIteration", "late-loads-in-iteration", "bool",
+           "false",
+           "issue a load first used after a Tensor Core product at the top "
+           "of its own iteration instead of one iteration ahead (one copy "
+           "of the tile live through the body instead of two)">,
     Option<"hoistInvariantLoads", "hoist-invariant-loads", "bool", "true",
            "move loads of the same tile in every iteration before the loop "
            "(their registers then stay live through it)">,

@@ -180,10 +180,40 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     }
   }
 
-  /// Loads issued one iteration ahead into loop-carried registers.
+  /// Whether a Tensor Core product comes before `load`'s first use in the
+  /// loop body: its latency then overlaps that work within the iteration.
+  static bool usedAfterProduct(scf::ForOp loop, LoadOp load) {
+    Block *body = loop.getBody();
+    Operation *first = nullptr;
+    for (Operation *user : load->getUsers()) {
+      Operation *inBody = body->findAncestorOpInBlock(*user);
+      if (inBody && (!first || inBody->isBeforeInBlock(first)))
+        first = inBody;
+    }
+    if (!first)
+      return false;
+    for (Operation &op : *body) {
+      if (&op == first)
+        return false;
+      bool product = false;
+      op.walk([&](Operation *inner) {
+        if (isa<MmaOp, WarpgroupMmaOp>(inner))
+          product = true;
+      });
+      if (product)
+        return true;
+    }
+    return false;
+  }
+
+  /// Loads issued one iteration ahead into loop-carried registers. With
+  /// late-loads-in-iteration, a load first used after a Tensor Core product
+  /// moves to the top of its own iteration instead: one copy of its tile
+  /// live through the body rather than two (this iteration's and the
+  /// next's), its latency still hidden by the products before its use.
   void prefetchToRegisters(scf::ForOp loop) {
     const unsigned threads = 32 * numWarpsOf(loop);
-    SmallVector<LoadOp> loads;
+    SmallVector<LoadOp> loads, late;
     int64_t registers = 0;
     for (LoadOp load : loop.getBody()->getOps<LoadOp>()) {
       auto type = cast<RankedTensorType>(load.getType());
@@ -200,12 +230,34 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
             return isa<LocalAllocOp>(user);
           }))
         continue;
+      if (written)
+        continue;
+      if (lateLoadsInIteration && usedAfterProduct(loop, load)) {
+        late.push_back(load);
+        continue;
+      }
       int64_t regs = type.getNumElements() *
                      std::max(1u, type.getElementTypeBitWidth() / 32) / threads;
-      if (written || registers + regs > 96)
+      if (registers + regs > 96)
         continue;
       registers += regs;
       loads.push_back(load);
+    }
+    for (LoadOp load : late) {
+      // Its index ops (pure, from the induction variable and values
+      // defined outside the loop) move with it, in their order.
+      SmallVector<Operation *> moved = *indexSlice(loop, load.getIndices());
+      moved.push_back(load);
+      Operation *after = nullptr;
+      for (Operation *op : moved) {
+        if (!after) {
+          if (op != &loop.getBody()->front())
+            op->moveBefore(&loop.getBody()->front());
+        } else {
+          op->moveAfter(after);
+        }
+        after = op;
+      }
     }
     if (loads.empty())
       return;

@@ -309,6 +309,11 @@ TEST(CompileFlags, PrefetchAndHoistingApart) {
   EXPECT_EQ(lowering::applyCompileFlags("--no-hoist-invariant-loads", h), "");
   EXPECT_TRUE(h.registerPrefetch);
   EXPECT_FALSE(h.hoistInvariantLoads);
+  // Late loads in their own iteration: off until timed.
+  EXPECT_FALSE(h.lateLoadsInIteration);
+  EXPECT_EQ(lowering::applyCompileFlags("--late-loads-in-iteration", h), "");
+  EXPECT_TRUE(h.lateLoadsInIteration);
+  EXPECT_TRUE(h.registerPrefetch);
 }
 
 TEST(SsdFusedVariant, SegmentsForSmallGrids) {

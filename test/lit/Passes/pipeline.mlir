@@ -166,6 +166,7 @@ tile.kernel @ampere(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !til
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline --canonicalize | FileCheck %s --check-prefix=REG
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline=register-prefetch=false --canonicalize | FileCheck %s --check-prefix=NOREG
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline=hoist-invariant-loads=false --canonicalize | FileCheck %s --check-prefix=NOHOIST
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline=late-loads-in-iteration=true --canonicalize | FileCheck %s --check-prefix=LATE
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline="register-prefetch=false hoist-invariant-loads=false" --canonicalize | FileCheck %s --check-prefix=NEITHER
 // REG-LABEL: tile.kernel @scan
 // REG: %[[FIRST:.*]] = tile.load %arg0[%c0, %{{.*}}]
@@ -233,6 +234,39 @@ tile.kernel @invariant(%w: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: ind
     %u = tile.load %y[%row, %c0] : !tile.view<?x?xf32> -> tensor<64x128xf32>
     %v = arith.addf %t, %u : tensor<64x128xf32>
     tile.store %v, %y[%k, %c0] : tensor<64x128xf32> -> !tile.view<?x?xf32>
+  }
+}
+
+// -----
+
+// A load first used after a Tensor Core product (the gate %g here): carried
+// one iteration ahead like the others by default (two copies of its tile
+// live through the body); with late-loads-in-iteration, issued at the top
+// of its own iteration instead (the product hides its latency), while the
+// product's operands stay carried.
+// REG-LABEL: tile.kernel @gate_after_product
+// REG: scf.for {{.*}} iter_args({{.*}}, {{.*}}, {{.*}}) -> (tensor<64x64xbf16
+// LATE-LABEL: tile.kernel @gate_after_product
+// LATE: scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%[[A:[^ ]*]] = {{[^,]*}}, %[[B:[^ ]*]] = {{[^,)]*}}) -> (tensor<64x64xbf16, #blocked>, tensor<64x64xbf16, #blocked>) {
+// LATE: %[[G:.*]] = tile.load %arg2[%[[K]], %c0]
+// LATE-NEXT: tile.mma %[[A]], %[[B]]
+// LATE: arith.mulf %{{.*}}, %[[G]]
+// NOREG-LABEL: tile.kernel @gate_after_product
+// NOREG: scf.for
+// NOREG-NOT: iter_args
+// NOREG: tile.mma
+// NOREG: tile.load %arg2
+tile.kernel @gate_after_product(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %g: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  scf.for %k = %c0 to %n step %c1 {
+    %ta = tile.load %a[%k, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %tb = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %p = tile.mma %ta, %tb, %z : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %tg = tile.load %g[%k, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+    %r = arith.mulf %p, %tg : tensor<64x64xf32>
+    tile.store %r, %y[%k, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
   }
 }
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds run28's variant libraries from this checkout's build/ (no source
+# patch: the variants are tile-compile flags) into build-prof/r28, about
+# 3 minutes here. Carry build-prof/r28 to the device, then run.sh.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$root"
+ninja -C build tessera tile-compile tessera-conv-bench tessera-ssd-bench > /dev/null
+T=build/bin/tessera C=build/bin/tile-compile O=build-prof/r28
+rm -rf $O && mkdir -p $O
+# Conv: the gated fused kernels (1K, 2K, 4K) as the library builds them,
+# and with late loads in their iteration (4K: with its register prefetch
+# back, which the library turns off there).
+conv() { # dir extra-flags drop-flag
+  local d=$O/$1; mkdir -p "$d"
+  for dt in bf16 f16; do for L in 1024 2048 4096; do
+    $T print conv --dtype $dt --seqlen $L --gates pre,post > $O/k.mlir
+    local f; f=$($T conv-flags --seqlen $L --gates pre,post | sed "s/ $3//")
+    # shellcheck disable=SC2086
+    $C $O/k.mlir --target sm_90a $f $2 -o $O/k.ptx --info $O/k.json
+    local n; n=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' $O/k.json | head -n 1)
+    mv $O/k.ptx "$d/$n.ptx"; mv $O/k.json "$d/$n.json"
+  done; done
+}
+conv c_lib "" "--none--"
+conv c_late "--late-loads-in-iteration" "--no-register-prefetch"
+# SSD: the whole library (every-option variants included), as built and
+# with late loads in their iteration (the layer kernels come out the same).
+bash scripts/build-ssd-kernels.sh $T $C $O/s_lib > /dev/null
+TILE_COMPILE_EXTRA="--late-loads-in-iteration" \
+  bash scripts/build-ssd-kernels.sh $T $C $O/s_late > /dev/null
+rm -f $O/k.mlir
+cp build/bin/tessera-conv-bench build/bin/tessera-ssd-bench "$(dirname "$0")/run.sh" $O/
+{
+  for f in $O/*/*.ptx; do
+    printf '%s: ' "${f#$O/}"
+    /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$f" -o /dev/null 2>&1 |
+      grep -o '[0-9]* bytes spill stores\|Used [0-9]* registers' | tr '\n' ' '
+    echo
+  done
+} > $O/ptxas.txt
+grep -c . $O/ptxas.txt; du -sh $O

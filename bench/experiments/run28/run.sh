@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# run28 on the device (carry build-prof/r28): every variant checked against
+# float64 before it is timed; log in $OUT/run28.txt.
+here=$(cd "$(dirname "$0")" && pwd)
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+cb=$here/tessera-conv-bench sb=$here/tessera-ssd-bench
+log=${OUT:-$here}/run28.txt
+line() { grep -E '^(time|FAIL|SKIP|check|kernels)|error' | sed 's/ on NVIDIA H200//; s/ input random//' | cut -c1-300; }
+{
+cat $here/ptxas.txt
+echo "== conv gated fused: library vs late loads in iteration (16 x 768), two reps"
+for rep in 1 2; do for L in 4096 2048 1024; do for dt in bf16 f16; do for v in lib late; do
+  echo "-- L$L $dt $v"; $cb --lib $here/c_$v --batch 16 --channels 768 --seqlen $L --dtype $dt --gates pre,post --no-baseline 2>&1 | line
+done; done; done; done
+echo "== SSD every option: library vs late loads in iteration, two reps"
+for rep in 1 2; do for v in lib late; do
+  echo "-- all bf16 n128 $v"; $sb --lib $here/s_$v --options all 2>&1 | line
+  echo "-- all f16 n128 $v"; $sb --lib $here/s_$v --options all --dtype f16 2>&1 | line
+  echo "-- all bf16 n256 $v"; $sb --lib $here/s_$v --options all --dstate 256 2>&1 | line
+  echo "-- all f32 n64 $v"; $sb --lib $here/s_$v --options all --dtype f32 --dstate 64 --batch 2 2>&1 | line
+  echo "-- layer bf16 n128 $v"; $sb --lib $here/s_$v 2>&1 | line
+done; done
+} > "$log" 2>&1
+grep -E '^(--|==)|convolve|forward|FAIL|error' "$log" | sed 's/ (median of 20).*//' | cut -c1-200
