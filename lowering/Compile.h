@@ -33,6 +33,7 @@ struct CompileOptions {
   /// tile-pipeline late-loads-in-iteration: a load first used after a
   /// Tensor Core product is issued at the top of its own iteration, not
   /// one ahead (one copy of its tile live through the body, not two).
+  /// Part of register prefetch: nothing without it.
   bool lateLoadsInIteration = false;
   /// tile-pipeline hoist-invariant-loads: loads of the same tile in every
   /// iteration read once before the loop (registers held through it).

@@ -124,7 +124,8 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     iteration ahead into registers (a loop-carried tile,
     `register-prefetch`), so their latency overlaps the iteration's work;
     at most 96 registers per thread go to such prefetches. With
-    `late-loads-in-iteration`, a load whose first use comes after a Tensor
+    `late-loads-in-iteration` (a variant of register prefetch: nothing
+    without it), a load so chosen whose first use comes after a Tensor
     Core product in the body is issued at the top of its own iteration
     instead: the product hides its latency, and only one copy of its tile
     is live through the body. Both trade
@@ -147,9 +148,10 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
            "iteration ahead">,
     Option<"lateLoadsInIteration", "late-loads-in-iteration", "bool",
            "false",
-           "issue a load first used after a Tensor Core product at the top "
-           "of its own iteration instead of one iteration ahead (one copy "
-           "of the tile live through the body instead of two)">,
+           "with register-prefetch: issue a load first used after a Tensor "
+           "Core product at the top of its own iteration instead of one "
+           "iteration ahead (one copy of the tile live through the body "
+           "instead of two)">,
     Option<"hoistInvariantLoads", "hoist-invariant-loads", "bool", "true",
            "move loads of the same tile in every iteration before the loop "
            "(their registers then stay live through it)">,

@@ -230,18 +230,21 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
             return isa<LocalAllocOp>(user);
           }))
         continue;
-      if (written)
-        continue;
-      if (lateLoadsInIteration && usedAfterProduct(loop, load)) {
-        late.push_back(load);
-        continue;
-      }
       int64_t regs = type.getNumElements() *
                      std::max(1u, type.getElementTypeBitWidth() / 32) / threads;
-      if (registers + regs > 96)
+      if (written || registers + regs > 96)
         continue;
       registers += regs;
       loads.push_back(load);
+    }
+    // Of the loads chosen above (the budget as without the option: a load
+    // over it stays next to its use), the late ones move instead of being
+    // carried.
+    if (lateLoadsInIteration) {
+      SmallVector<LoadOp> carried;
+      for (LoadOp load : loads)
+        (usedAfterProduct(loop, load) ? late : carried).push_back(load);
+      loads = std::move(carried);
     }
     for (LoadOp load : late) {
       // Its index ops (pure, from the induction variable and values

@@ -133,7 +133,8 @@ bool isLoopInvariant(Value v, scf::ForOp loop, int depth = 8) {
 /// in the loop): tile-pipeline moves it before the loop (the same
 /// conditions as its hoist-invariant-loads), so loading it in another layout
 /// too costs one more load per program, not an exchange per iteration (with
-/// that option off, one more load per iteration, from L1).
+/// that option off, one more load per iteration: from L1, or carried one
+/// iteration ahead in registers by register-prefetch).
 /// rematerialize makes that load next to this one.
 bool isHoistableLoad(LoadOp load) {
   auto loop = dyn_cast<scf::ForOp>(load->getParentOp());

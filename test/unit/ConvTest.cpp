@@ -559,13 +559,13 @@ TEST(ConvPlan, CompileFlagsPerLength) {
   EXPECT_EQ(flags(512, false, false), flags(512));
   EXPECT_EQ(flags(65536, false, false), flags(65536));
   EXPECT_EQ(flags(2048), "--num-warps 4 --no-hoist-invariants" + three);
-  // 4K with a post gate: no register prefetch (it spilled there).
+  // 4K with both gates: no register prefetch (it spilled there).
   EXPECT_EQ(flags(4096), "--num-warps 8 --no-hoist-invariants "
                          "--no-register-prefetch" +
                              three);
-  EXPECT_EQ(flags(4096, false, true), flags(4096));
   EXPECT_EQ(flags(4096, true, false),
             "--num-warps 8 --no-hoist-invariants" + three);
+  EXPECT_EQ(flags(4096, false, true), flags(4096, true, false));
   EXPECT_EQ(flags(4096, false, false), flags(4096, true, false));
   EXPECT_EQ(flags(3000), flags(4096));
   EXPECT_EQ(flags(8192), "--num-warps 4 --no-hoist-invariants" + three);

@@ -3,8 +3,11 @@
 # patch: the variants are tile-compile flags) into build-prof/r28, about
 # 3 minutes here. Carry build-prof/r28 to the device, then run.sh.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../../.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
 cd "$root"
+ptxas=${CUDA_HOME:-/usr/local/cuda}/bin/ptxas
+[ -x "$ptxas" ] || { echo "make.sh: no ptxas at $ptxas" >&2; exit 1; }
 ninja -C build tessera tile-compile tessera-conv-bench tessera-ssd-bench > /dev/null
 T=build/bin/tessera C=build/bin/tile-compile O=build-prof/r28
 rm -rf $O && mkdir -p $O
@@ -15,7 +18,7 @@ conv() { # dir extra-flags drop-flag
   local d=$O/$1; mkdir -p "$d"
   for dt in bf16 f16; do for L in 1024 2048 4096; do
     $T print conv --dtype $dt --seqlen $L --gates pre,post > $O/k.mlir
-    local f; f=$($T conv-flags --seqlen $L --gates pre,post | sed "s/ $3//")
+    local f; f=$(printf ' %s \n' "$($T conv-flags --seqlen $L --gates pre,post)" | sed "s/ $3 / /")
     # shellcheck disable=SC2086
     $C $O/k.mlir --target sm_90a $f $2 -o $O/k.ptx --info $O/k.json
     local n; n=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' $O/k.json | head -n 1)
@@ -30,13 +33,12 @@ bash scripts/build-ssd-kernels.sh $T $C $O/s_lib > /dev/null
 TILE_COMPILE_EXTRA="--late-loads-in-iteration" \
   bash scripts/build-ssd-kernels.sh $T $C $O/s_late > /dev/null
 rm -f $O/k.mlir
-cp build/bin/tessera-conv-bench build/bin/tessera-ssd-bench "$(dirname "$0")/run.sh" $O/
-{
-  for f in $O/*/*.ptx; do
-    printf '%s: ' "${f#$O/}"
-    /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$f" -o /dev/null 2>&1 |
-      grep -o '[0-9]* bytes spill stores\|Used [0-9]* registers' | tr '\n' ' '
-    echo
-  done
-} > $O/ptxas.txt
+cp build/bin/tessera-conv-bench build/bin/tessera-ssd-bench "$here/run.sh" $O/
+# One line per kernel: folder, kernel, spill bytes, registers.
+for f in $O/*/*.ptx; do
+  "$ptxas" -arch=sm_90a -v "$f" -o /dev/null 2>&1 | awk -v dir="$(basename "$(dirname "$f")")" '
+    /Compiling entry function/ { split($0, q, "\047"); k = q[2] }
+    /bytes spill stores/ { s = $5 }
+    /Used [0-9]* registers/ { print dir, k, s " bytes spilled,", $5, "registers" }'
+done > $O/ptxas.txt
 grep -c . $O/ptxas.txt; du -sh $O

@@ -94,6 +94,12 @@
 // RUN: tessera print conv --dtype f16 --seqlen 4096 --gates pre,post | tile-compile - --target sm_90a --num-warps 8 --no-hoist-invariants --no-register-prefetch --pair-truncations --fma --step-descriptors -o %t.conv4kg.ptx
 // RUN: FileCheck %s --input-file %t.conv4kg.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv4kg.ptx -o %t.conv4kg.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// The every-option SSD kernel at dstate 128 with its library flags spills
+// 60 bytes (test/gpu/ptxas-ledger.txt); with --late-loads-in-iteration
+// the z gate, used after the chunk's products, is issued in its own
+// iteration and nothing spills.
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 --options all | tile-compile - --target sm_90a --stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration -o %t.ssdall.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.ssdall.ptx -o %t.ssdall.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // MINCTA3: .minnctapersm 3
 // MMASYNC: mma.sync.aligned.m16n8k16.row.col.f32
 // RUN: tessera print ssd --dtype bf16 | tile-compile - --target sm_90a -o %t.ssd.ptx

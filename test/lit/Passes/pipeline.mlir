@@ -221,9 +221,11 @@ tile.kernel @scan(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index) {
 // NOHOIST: tile.load %arg0
 // NOHOIST: arith.addf %[[CUR]]
 // NEITHER-LABEL: tile.kernel @invariant
+// NEITHER-NOT: tile.load
 // NEITHER: scf.for
 // NEITHER-NOT: iter_args
 // NEITHER: tile.load %arg0
+// NEITHER-LABEL: tile.kernel @gate_after_product
 tile.kernel @invariant(%w: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index, %ch: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -267,6 +269,42 @@ tile.kernel @gate_after_product(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf1
     %tg = tile.load %g[%k, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
     %r = arith.mulf %p, %tg : tensor<64x64xf32>
     tile.store %r, %y[%k, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  }
+}
+
+// -----
+
+// The late load's index computed after the product and shared with the
+// store, and the product and the use nested in an scf.if: the index op
+// moves up with the load (the store still sees it), and a product inside a
+// nested region counts.
+// LATE-LABEL: tile.kernel @late_shared_index
+// LATE: scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%[[A:[^ ]*]] = {{[^)]*}}) -> (tensor<64x64xbf16, #blocked>) {
+// LATE: %[[ROW:.*]] = arith.addi %[[K]], %arg5
+// LATE-NEXT: %[[G:.*]] = tile.load %arg2[%[[ROW]], %c0]
+// LATE: scf.if
+// LATE: tile.mma %[[A]]
+// LATE: arith.mulf %{{.*}}, %[[G]]
+// LATE: tile.store %{{.*}}, %arg3[%[[ROW]], %c0]
+tile.kernel @late_shared_index(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %g: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index, %off: index, %mode: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i32
+  %flag = arith.cmpi ne, %mode, %zero : i32
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  scf.for %k = %c0 to %n step %c1 {
+    %ta = tile.load %a[%k, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %r = scf.if %flag -> (tensor<64x64xf32>) {
+      %p = tile.mma %ta, %tb, %z : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %p : tensor<64x64xf32>
+    } else {
+      scf.yield %z : tensor<64x64xf32>
+    }
+    %row = arith.addi %k, %off : index
+    %tg = tile.load %g[%row, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+    %v = arith.mulf %r, %tg : tensor<64x64xf32>
+    tile.store %v, %y[%row, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
   }
 }
 

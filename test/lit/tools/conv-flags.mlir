@@ -11,9 +11,9 @@
 // Three CTAs an SM at 1K without gates.
 // RUN: tessera conv-flags --seqlen 1024 --gates none | FileCheck %s --check-prefix=K1NONE
 // RUN: tessera conv-flags --seqlen 512 --gates none | FileCheck %s --check-prefix=K05
-// 4K with a post gate: no register prefetch (it spilled 152 bytes there).
+// 4K with both gates: no register prefetch (it spilled 152 bytes there).
 // RUN: tessera conv-flags --seqlen 4096 | FileCheck %s --check-prefix=K4GATED
-// RUN: tessera conv-flags --seqlen 4096 --gates post | FileCheck %s --check-prefix=K4GATED
+// RUN: tessera conv-flags --seqlen 4096 --gates post | FileCheck %s --check-prefix=K4
 // RUN: tessera conv-flags --seqlen 4096 --gates pre | FileCheck %s --check-prefix=K4
 // RUN: tessera conv-flags --seqlen 4096 --gates none | FileCheck %s --check-prefix=K4
 // Three passes from 8192 (the same flags at every size), for lengths that
