@@ -26,6 +26,14 @@ conv() { # dir extra-flags drop-flag
   done; done
 }
 conv c_lib "" "--none--"
+# The ungated 4K kernel as shipped, for PART=ncu.
+mkdir -p $O/c_lib4k
+$T print conv --dtype bf16 --seqlen 4096 --gates none > $O/k.mlir
+# shellcheck disable=SC2046
+$C $O/k.mlir --target sm_90a $($T conv-flags --seqlen 4096 --gates none) \
+  -o $O/c_lib4k/k.ptx --info $O/c_lib4k/k.json
+n=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' $O/c_lib4k/k.json | head -n 1)
+mv $O/c_lib4k/k.ptx "$O/c_lib4k/$n.ptx"; mv $O/c_lib4k/k.json "$O/c_lib4k/$n.json"
 conv c_late "--late-loads-in-iteration" "--no-register-prefetch"
 # SSD: the whole library (every-option variants included), as built and
 # with late loads in their iteration (the layer kernels come out the same).

@@ -6,6 +6,18 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 cb=$here/tessera-conv-bench sb=$here/tessera-ssd-bench
 log=${OUT:-$here}/run28.txt
 line() { grep -E '^(time|FAIL|SKIP|check|kernels)|error' | sed 's/ on NVIDIA H200//; s/ input random//' | cut -c1-300; }
+part=${PART:-ab} # ab (the A/B timings) or ncu (where the 4K kernel stalls)
+if [ "$part" = ncu ]; then
+  # The ungated 4K kernel (0.628 ms, 1.68x cuFFT; the 2.2x target is 0.48):
+  # issue activity, occupancy and warp stall reasons, one launch.
+  timeout 200 ncu --clock-control none --section SchedulerStats \
+    --section WarpStateStats --section Occupancy --section LaunchStats \
+    -k regex:conv_fused -c 1 $cb --lib $here/c_lib4k --batch 16 \
+    --channels 768 --seqlen 4096 --no-time --no-baseline > "${OUT:-$here}/ncu-4k.txt" 2>&1
+  grep -E 'Stall|Issue|Occupancy|Registers|Shared Memory|Warp Cycles|Eligible|Active Warps' \
+    "${OUT:-$here}/ncu-4k.txt" | cut -c1-160 | head -60
+  exit 0
+fi
 {
 cat $here/ptxas.txt
 echo "== conv gated fused: library vs late loads in iteration (16 x 768), two reps"
