@@ -26,6 +26,19 @@ conv() { # dir extra-flags drop-flag
   done; done
 }
 conv c_lib "" "--none--"
+# Ungated 2K and 4K as shipped and with --stmatrix (2K: 16 bytes spilled
+# -> none).
+for v in lib stm; do
+  d=$O/n_$v; mkdir -p $d
+  for dt in bf16 f16; do for L in 2048 4096; do
+    $T print conv --dtype $dt --seqlen $L --gates none > $O/k.mlir
+    x=""; [ $v = stm ] && x=--stmatrix
+    # shellcheck disable=SC2046,SC2086
+    $C $O/k.mlir --target sm_90a $($T conv-flags --seqlen $L --gates none) $x -o $O/k.ptx --info $O/k.json
+    n=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' $O/k.json | head -n 1)
+    mv $O/k.ptx "$d/$n.ptx"; mv $O/k.json "$d/$n.json"
+  done; done
+done
 # The ungated 4K kernel as shipped, for PART=ncu.
 mkdir -p $O/c_lib4k
 $T print conv --dtype bf16 --seqlen 4096 --gates none > $O/k.mlir

@@ -24,6 +24,10 @@ echo "== conv gated fused: library vs late loads in iteration (16 x 768), two re
 for rep in 1 2; do for L in 4096 2048 1024; do for dt in bf16 f16; do for v in lib late; do
   echo "-- L$L $dt $v"; $cb --lib $here/c_$v --batch 16 --channels 768 --seqlen $L --dtype $dt --gates pre,post --no-baseline 2>&1 | line
 done; done; done; done
+echo "== conv ungated 2K / 4K: library vs --stmatrix (2K spill-free with it), two reps"
+for rep in 1 2; do for L in 2048 4096; do for dt in bf16 f16; do for v in lib stm; do
+  echo "-- L$L none $dt $v"; $cb --lib $here/n_$v --batch 16 --channels 768 --seqlen $L --dtype $dt --no-baseline 2>&1 | line
+done; done; done; done
 echo "== SSD every option: library vs late loads in iteration, two reps"
 for rep in 1 2; do for v in lib late; do
   echo "-- all bf16 n128 $v"; $sb --lib $here/s_$v --options all 2>&1 | line
