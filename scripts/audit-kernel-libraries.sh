@@ -6,6 +6,8 @@
 #   scripts/audit-kernel-libraries.sh TESSERA TILE_COMPILE WORKDIR
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# The libraries as shipped: no variant knobs of the build scripts.
+unset TILE_COMPILE_FLAGS TILE_COMPILE_EXTRA TILE_COMPILE_DROP SSD_BENCH_ONLY
 tessera=$1 compile=$2 work=$3
 ptxas=${CUDA_HOME:-/usr/local/cuda}/bin/ptxas
 if [ ! -x "$ptxas" ]; then

@@ -32,6 +32,8 @@ def read_ledger(path):
                 continue
             fields = line.split()
             if fields[0] == "spill" and len(fields) == 3 and fields[2].isdigit():
+                if fields[1] in spills:
+                    sys.exit(f"{path}:{number}: {fields[1]} listed twice")
                 spills[fields[1]] = int(fields[2])
             elif fields[0] == "nomma" and len(fields) >= 3:
                 nomma.append(re.compile(fields[1]))
@@ -43,29 +45,40 @@ def read_ledger(path):
 
 def entries(ptx_text):
     """Kernel name -> its PTX text (from .entry to the next .entry)."""
-    parts = re.split(r"^(?=\.visible \.entry |\.entry )", ptx_text, flags=re.M)
+    parts = re.split(r"^(?=(?:\.visible\s+)?\.entry\s)", ptx_text, flags=re.M)
     result = {}
     for part in parts[1:]:
-        name = re.match(r"(?:\.visible )?\.entry (\w+)", part).group(1)
+        name = re.match(r"(?:\.visible\s+)?\.entry\s+(\w+)", part).group(1)
         result[name] = part
     return result
 
 
-def ptxas_spills(ptxas, path):
-    """Kernel name -> spill store bytes, or an error string."""
+def ptxas_report(ptxas, path):
+    """(kernel name -> (spill store bytes, stack frame bytes), warnings), or
+    an error string. Each function's numbers follow its "Function properties
+    for NAME" line (a .func's as well as a kernel's)."""
     run = subprocess.run([ptxas, "-arch=sm_90a", "-v", path, "-o", os.devnull],
                          capture_output=True, text=True)
     if run.returncode != 0:
         return f"ptxas rejects it:\n{run.stderr.strip()}"
-    spills, current = {}, None
+    report, warnings, current = {}, [], None
+    compiled = set()
     for line in run.stderr.splitlines():
         m = re.search(r"Compiling entry function '(\w+)'", line)
         if m:
+            compiled.add(m.group(1))
+        m = re.search(r"Function properties for (\S+)", line)
+        if m:
             current = m.group(1)
-        m = re.search(r"(\d+) bytes spill stores", line)
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores", line)
         if m and current:
-            spills[current] = int(m.group(1))
-    return spills
+            report[current] = (int(m.group(2)), int(m.group(1)))
+        # wgmma serialized for want of registers, or any other warning:
+        # ptxas still succeeds, the kernel is not what it should be.
+        if re.search(r"Potential Performance Loss|serialized|ptxas warning",
+                     line):
+            warnings.append(line.strip())
+    return {k: v for k, v in report.items() if k in compiled}, warnings
 
 
 def main(argv):
@@ -82,6 +95,7 @@ def main(argv):
         return 77
     ledger_spills, nomma = read_ledger(argv[1])
     problems, seen, kernels = [], set(), 0
+    used_rules = set()
     for folder in argv[2:]:
         files = sorted(f for f in os.listdir(folder) if f.endswith(".ptx"))
         if not files:
@@ -90,33 +104,60 @@ def main(argv):
             path = os.path.join(folder, name)
             with open(path) as f:
                 bodies = entries(f.read())
-            spills = ptxas_spills(ptxas, path)
-            if isinstance(spills, str):
-                problems.append(f"{path}: {spills}")
+            report = ptxas_report(ptxas, path)
+            if isinstance(report, str):
+                problems.append(f"{path}: {report}")
                 continue
+            report, warnings = report
+            problems += [f"{path}: {w}" for w in warnings]
+            if not bodies:
+                problems.append(f"{path}: no kernel entries")
+            # The kernels read from the text must be those ptxas compiled
+            # (a .func ptxas reports too is not a kernel).
+            missing = sorted(set(bodies) - set(report))
+            if missing:
+                problems.append(f"{path}: ptxas reported nothing for "
+                                f"{', '.join(missing)}")
+            unread = sorted(set(report) - set(bodies))
+            if unread:
+                problems.append(f"{path}: kernels ptxas compiled but the "
+                                f"audit did not find: {', '.join(unread)}")
             for kernel, body in bodies.items():
                 kernels += 1
                 seen.add(kernel)
-                got, allowed = spills.get(kernel), ledger_spills.get(kernel, 0)
+                got, stack = report.get(kernel, (None, 0))
+                allowed = ledger_spills.get(kernel, 0)
                 if got is None:
-                    problems.append(f"{kernel}: ptxas reported no spill line")
-                elif got > allowed:
+                    continue
+                if stack > 0 and kernel not in ledger_spills:
+                    problems.append(f"{kernel}: {stack} bytes of stack frame "
+                                    "(local memory) and no ledger line")
+                if got > allowed:
                     problems.append(f"{kernel}: spills {got} bytes, the ledger "
                                     f"allows {allowed}")
                 elif got < allowed:
                     problems.append(f"{kernel}: spills {got} bytes, the ledger "
                                     f"says {allowed}: update the ledger")
-                if not any(r.search(kernel) for r in nomma) and not re.search(
-                        r"wgmma\.mma_async|mma\.sync", body):
+                rules = [r for r in nomma if r.search(kernel)]
+                used_rules.update(r.pattern for r in rules)
+                if not rules and not re.search(r"wgmma\.mma_async|mma\.sync",
+                                               body):
                     problems.append(f"{kernel}: no Tensor Core MMA (wgmma or "
                                     "mma.sync) and no nomma rule covers it")
     for kernel in sorted(set(ledger_spills) - seen):
         problems.append(f"{kernel}: in the ledger but not in the libraries")
+    for rule in nomma:
+        if rule.pattern not in used_rules:
+            problems.append(f"nomma {rule.pattern}: matches no kernel")
     known = sum(1 for k in seen if ledger_spills.get(k, 0) > 0)
     for p in problems:
         print("FAIL", p)
-    print(f"{kernels} kernels audited: {kernels - known} spill-free, {known} "
-          f"with the ledger's known spills; {len(problems)} problems")
+    version = subprocess.run([ptxas, "--version"], capture_output=True,
+                             text=True).stdout.strip().splitlines()
+    print(f"{kernels} kernel entries audited ({len(seen)} distinct): "
+          f"{len(seen) - known} distinct spill-free, {known} with the "
+          f"ledger's known spills; {len(problems)} problems "
+          f"({version[-1] if version else 'ptxas'})")
     return 1 if problems else 0
 
 
