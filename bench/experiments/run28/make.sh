@@ -11,43 +11,32 @@ ptxas=${CUDA_HOME:-/usr/local/cuda}/bin/ptxas
 ninja -C build tessera tile-compile tessera-conv-bench tessera-ssd-bench > /dev/null
 T=build/bin/tessera C=build/bin/tile-compile O=build-prof/r28
 rm -rf $O && mkdir -p $O
-# Conv: the gated fused kernels (1K, 2K, 4K) as the library builds them,
-# and with late loads in their iteration (4K: with its register prefetch
-# back, which the library turns off there).
-conv() { # dir extra-flags drop-flag
-  local d=$O/$1; mkdir -p "$d"
-  for dt in bf16 f16; do for L in 1024 2048 4096; do
-    $T print conv --dtype $dt --seqlen $L --gates pre,post > $O/k.mlir
-    local f; f=$(printf ' %s \n' "$($T conv-flags --seqlen $L --gates pre,post)" | sed "s/ $3 / /")
-    # shellcheck disable=SC2086
-    $C $O/k.mlir --target sm_90a $f $2 -o $O/k.ptx --info $O/k.json
-    local n; n=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' $O/k.json | head -n 1)
-    mv $O/k.ptx "$d/$n.ptx"; mv $O/k.json "$d/$n.json"
-  done; done
+# One conv kernel module into folder DIR, with the library's flags for its
+# length and gates, DROP taken out and EXTRA added.
+kernel() { # dir dtype seqlen gates extra drop
+  local d=$O/$1 f n; mkdir -p "$d"
+  $T print conv --dtype "$2" --seqlen "$3" --gates "$4" > $O/k.mlir
+  f=$(printf ' %s \n' "$($T conv-flags --seqlen "$3" --gates "$4")" | sed "s/ $6 / /")
+  # shellcheck disable=SC2086
+  $C $O/k.mlir --target sm_90a $f $5 -o $O/k.ptx --info $O/k.json
+  n=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' $O/k.json | head -n 1)
+  mv $O/k.ptx "$d/$n.ptx"; mv $O/k.json "$d/$n.json"
 }
-conv c_lib "" "--none--"
-# Ungated 2K and 4K as shipped and with --stmatrix (2K: 16 bytes spilled
-# -> none).
-for v in lib stm; do
-  d=$O/n_$v; mkdir -p $d
-  for dt in bf16 f16; do for L in 2048 4096; do
-    $T print conv --dtype $dt --seqlen $L --gates none > $O/k.mlir
-    x=""; [ $v = stm ] && x=--stmatrix
-    # shellcheck disable=SC2046,SC2086
-    $C $O/k.mlir --target sm_90a $($T conv-flags --seqlen $L --gates none) $x -o $O/k.ptx --info $O/k.json
-    n=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' $O/k.json | head -n 1)
-    mv $O/k.ptx "$d/$n.ptx"; mv $O/k.json "$d/$n.json"
-  done; done
+for dt in bf16 f16; do
+  # The gated fused kernels (1K, 2K, 4K) as the library builds them, and
+  # with late loads in their iteration (4K: with its register prefetch
+  # back, which the library turns off there).
+  for L in 1024 2048 4096; do
+    kernel c_lib $dt $L pre,post "" --none--
+    kernel c_late $dt $L pre,post --late-loads-in-iteration --no-register-prefetch
+  done
+  # Ungated 2K and 4K as shipped (also PART=ncu's 4K) and with --stmatrix
+  # (2K: 16 bytes spilled -> none).
+  for L in 2048 4096; do
+    kernel n_lib $dt $L none "" --none--
+    kernel n_stm $dt $L none --stmatrix --none--
+  done
 done
-# The ungated 4K kernel as shipped, for PART=ncu.
-mkdir -p $O/c_lib4k
-$T print conv --dtype bf16 --seqlen 4096 --gates none > $O/k.mlir
-# shellcheck disable=SC2046
-$C $O/k.mlir --target sm_90a $($T conv-flags --seqlen 4096 --gates none) \
-  -o $O/c_lib4k/k.ptx --info $O/c_lib4k/k.json
-n=$(sed -n 's/.*"name": "\([^"]*\)".*/\1/p' $O/c_lib4k/k.json | head -n 1)
-mv $O/c_lib4k/k.ptx "$O/c_lib4k/$n.ptx"; mv $O/c_lib4k/k.json "$O/c_lib4k/$n.json"
-conv c_late "--late-loads-in-iteration" "--no-register-prefetch"
 # SSD: the whole library (every-option variants included), as built and
 # with late loads in their iteration (the layer kernels come out the same).
 bash scripts/build-ssd-kernels.sh $T $C $O/s_lib > /dev/null

@@ -13,7 +13,7 @@ if [ "$part" = ncu ]; then
   timeout 200 ncu --clock-control none --section SchedulerStats \
     --section WarpStateStats --section Occupancy --section LaunchStats \
     --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
-    -k regex:conv_fused -c 1 $cb --lib $here/c_lib4k --batch 16 \
+    -k regex:conv_fused -c 1 $cb --lib $here/n_lib --batch 16 \
     --channels 768 --seqlen 4096 --no-time --no-baseline > "${OUT:-$here}/ncu-4k.txt" 2>&1
   grep -Ei 'stall|issue|occupancy|registers|shared memory|warp cycles|eligible|active warps' \
     "${OUT:-$here}/ncu-4k.txt" | cut -c1-160 | head -60
