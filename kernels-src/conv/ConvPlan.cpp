@@ -200,6 +200,19 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   // gate alone (30 bytes spilled; not in the library) is not timed.
   if (p.fused && p.M == 4096 && preGate && postGate)
     flags += " --no-register-prefetch";
+  // At 1K and 2K with the post gate, it is loaded at the top of its own
+  // row's iteration instead (late loads): 2K spills 44 bytes instead of 68
+  // at the same speed (0.238 ms both), 1K 0.125 -> 0.122 in bf16 (f16
+  // 0.121 both). With prefetch back at 4K it spilled 28 bytes and ran 0.993
+  // against 0.872 (H200, 16 x 768, two runs each; session 21). 512 is not
+  // timed with it.
+  if (p.fused && (p.M == 1024 || p.M == 2048) && postGate)
+    flags += " --late-loads-in-iteration";
+  // stmatrix for the ungated 2K kernel's exchanges: spill-free instead of
+  // 16 bytes, 0.177 -> 0.176 ms in bf16, 0.177 -> 0.175 in f16; at 4K
+  // 0.622 -> 0.649 (H200, 16 x 768; session 21).
+  if (p.fused && p.M == 2048 && !preGate && !postGate)
+    flags += " --stmatrix";
   // Paired 16-bit conversions, fma and stepped wgmma descriptors everywhere
   // (H200, 16 x 768, bf16: 512 0.066 -> 0.054 ms, 1K 0.107 -> 0.097, 2K
   // 0.207 -> 0.178, 4K 0.633 -> 0.627, 8K 1.76 -> 1.69, 16K 3.008 -> 2.915,

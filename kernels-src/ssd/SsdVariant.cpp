@@ -111,23 +111,30 @@ Variant fusedVariantFor(const Shape &s, const Options &o, ElementType dtype) {
   // Sized for the layer kernel's warps: the state-copying kernels at
   // dstate 128 run the same block on eight (a block of 128 there spilled
   // 492 bytes).
-  int64_t stateElements =
-      2048 * fusedWarps(v.dstateTile, /*statesCopied=*/false);
+  int64_t stateElements = 2048 * (v.dstateTile > 128 ? 8 : 4);
   v.headdimTile = std::clamp<int64_t>(stateElements / v.dstateTile, 16,
                                       std::max<int64_t>(v.headdimTile, 16));
   return v;
 }
 
-int64_t fusedWarps(int64_t dstateTile, bool statesCopied) {
+int64_t fusedWarps(const Variant &v, Module module) {
   // Above dstate 128, eight warps (warpgroups along N for the 64-row
   // products) and headdim blocks of 64: H200, dstate 256, 4.62 ms on four
   // warps with blocks of 32, 3.79 on eight, 2.59 on eight with blocks of
-  // 64 (bench/RESULTS.md, 2026-12-01). At 128 with initial or final
-  // states too: every option, 8 x 4096 x 80 heads, 2.24 ms on four warps
-  // (416 bytes spilled), 1.84 on eight with the exchange swizzle (60;
-  // the split forward's kernels spill-free instead of 372 / 168 / 12).
-  // Session 18.
-  return (dstateTile > 128 || (statesCopied && dstateTile == 128)) ? 8 : 4;
+  // 64 (bench/RESULTS.md, 2026-12-01).
+  if (v.dstateTile > 128)
+    return 8;
+  // At 128, eight where the kernel copies initial or final states and also
+  // takes z or seq_idx: every option, 8 x 4096 x 80 heads, 2.24 ms on four
+  // warps (416 bytes spilled), 1.84 on eight (session 18); with late loads
+  // 1.84 on four, 1.69 on eight (session 21). The split forward's kernels
+  // with copies too (spill-free on eight instead of 372 / 168 / 12). With
+  // the copies alone (D, bias, softplus, h0, hT), four: 1.074 -> 0.651 ms,
+  // two CTAs an SM instead of one (session 21).
+  if (v.dstateTile == 128 && copiesStates(v) &&
+      (v.z || v.seqIdx || module == Module::Split))
+    return 8;
+  return 4;
 }
 
 bool copiesStates(const Variant &v) { return v.initialStates || v.finalStates; }
@@ -138,7 +145,7 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
   // 2.71 ms with four), three at dstate 64 (1.08 ms, 1.20 with two).
   c.stages = v.dstateTile <= 64 ? 3 : 2;
   const bool states = copiesStates(v);
-  c.warps = fusedWarps(v.dstateTile, states);
+  c.warps = fusedWarps(v, module);
   c.warpgroupsAlongN = c.warps > 4;
   // The exchange swizzle, except in kernels that copy initial or final
   // states on four warps (dstate 64) or at 256. stmatrix only where those
@@ -159,7 +166,7 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
   //   16's register savings (1.884 vs 1.936 ms at 128, 2026-12-01). At 64
   //   with states (f32 in the library) it was not timed.
   c.exchangeSwizzle = !states || v.dstateTile == 128;
-  c.storeMatrices = states && v.dstateTile == 128;
+  c.storeMatrices = states && v.dstateTile == 128 && c.warps == 8;
   // The scores as wgmma's A straight from registers: faster at dstate 128
   // (1.44 -> 1.40 ms). At 64 it was slower before stepped descriptors and
   // early refill (0.824 -> 0.933, 2026-12-01); with them, 8 x 4K 0.654 ->
@@ -201,6 +208,15 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
   c.pairTruncations = true;
   c.fuseMultiplyAdd = true;
   c.stepDescriptors = true;
+  // z, the only load first used after the products, loaded at the top of
+  // its own chunk: one copy of it live instead of two. H200, 8 x 4096 x 80
+  // heads (session 21, bench/RESULTS.md): bf16 dstate 128 with z 1.588 ->
+  // 1.320 ms, with Dpc, seq_idx and z 1.946 -> 1.740, every option at 256
+  // 2.612 -> 2.291; f32 every option (batch 2) at 64 1.204 -> 0.880, at
+  // 256 4.714 -> 3.550, split at 64 0.909 -> 0.852. Every option at 128
+  // (eight warps) 1.821 -> 1.829 in bf16, 1.824 -> 1.839 in f16, but
+  // spill-free instead of 60 bytes.
+  c.lateLoadsInIteration = v.z;
   return c;
 }
 
@@ -227,6 +243,8 @@ std::string compileFlags(const FusedCompile &c) {
     flags += " --fma";
   if (c.stepDescriptors)
     flags += " --step-descriptors";
+  if (c.lateLoadsInIteration)
+    flags += " --late-loads-in-iteration";
   return flags;
 }
 

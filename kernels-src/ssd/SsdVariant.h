@@ -71,10 +71,6 @@ Variant variantFor(const Shape &shape, const Options &options,
 /// that keeps the state block (headdim block x dstate, f32) within 64
 /// registers a thread (2048 elements a warp).
 int64_t fusedChunk(ElementType dtype);
-/// Warps the fused kernel is compiled for: 8 (warpgroups along N) above
-/// dstate 128, and at 128 when the kernel copies initial or final states;
-/// else 4.
-int64_t fusedWarps(int64_t dstateTile, bool statesCopied);
 /// Whether a variant copies initial or final states (the every-option
 /// kernels), which fusedCompile compiles apart.
 bool copiesStates(const Variant &variant);
@@ -103,11 +99,19 @@ struct FusedCompile {
   /// Step each K step's wgmma descriptor from its operand's base
   /// descriptor (tile-compile --step-descriptors).
   bool stepDescriptors = false;
+  /// Issue a load first used after a Tensor Core product at the top of its
+  /// own chunk instead of a chunk ahead (tile-compile
+  /// --late-loads-in-iteration).
+  bool lateLoadsInIteration = false;
 };
 /// Which module of a variant is compiled: the fused forward (one kernel,
 /// `tessera print ssd-fused`) or the split forward over segments of the
 /// sequence (three kernels, `tessera print ssd-split`).
 enum class Module { Fused, Split };
+/// Warps a module of the fused variant is compiled for: 8 (warpgroups
+/// along N) above dstate 128, and at 128 when it copies initial or final
+/// states and takes z or seq_idx too (or is the split forward); else 4.
+int64_t fusedWarps(const Variant &variant, Module module);
 FusedCompile fusedCompile(const Variant &variant, Module module);
 /// The same as tile-compile flags ("--stages 2 --num-warps 4 ...";
 /// `tessera ssd-flags` prints them).

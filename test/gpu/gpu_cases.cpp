@@ -392,6 +392,9 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
     dsl::DType dtype;
     int64_t chunk;
     bool fused = false;
+    /// Initial and final states with the layer options only (allOptions
+    /// false): the kernel copying states on four warps at dstate 128.
+    bool statesOnly = false;
   };
   const Problem problems[] = {
       {"all_bf16", {2, 200, 4, 64, 64, 2}, true, dsl::bf16, 64},
@@ -427,6 +430,14 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
        dsl::bf16,
        64,
        true},
+      // State copies without z or seq_idx at dstate 128: four warps.
+      {"fused_states_bf16_n128",
+       {2, 200, 4, 64, 128, 2},
+       false,
+       dsl::bf16,
+       64,
+       true,
+       true},
       // dstate 64 without state copies: the library hoists loop invariants.
       {"fused_plain_bf16_n64",
        {1, 256, 2, 64, 64, 1},
@@ -440,6 +451,9 @@ int ssdCases(const std::string &dir, std::mt19937_64 &rng) {
     ssd::Options o;
     if (pb.allOptions) {
       o.hasD = o.hasZ = o.hasDtBias = o.dtSoftplus = o.hasSeqIdx = true;
+      o.hasInitialStates = o.returnFinalStates = true;
+    } else if (pb.statesOnly) {
+      o.hasD = o.hasDtBias = o.dtSoftplus = true;
       o.hasInitialStates = o.returnFinalStates = true;
     }
     using interp::Buffer;

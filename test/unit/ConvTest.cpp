@@ -548,17 +548,24 @@ TEST(ConvPlan, CompileFlagsPerLength) {
   const std::string three = " --pair-truncations --fma --step-descriptors";
   EXPECT_EQ(flags(512), "--num-warps 2 --no-hoist-invariants" + three);
   EXPECT_EQ(flags(256), flags(512));
-  EXPECT_EQ(flags(1024), "--num-warps 4" + three);
+  // The post gate at 1K and 2K is loaded late in its row's iteration.
+  const std::string late = " --late-loads-in-iteration";
+  EXPECT_EQ(flags(1024), "--num-warps 4" + late + three);
   EXPECT_EQ(flags(1000), flags(1024));
   // Three CTAs an SM at 1K only without gates (with them it spills).
   EXPECT_EQ(flags(1024, false, false),
             "--num-warps 4 --min-blocks-per-sm 3" + three);
-  EXPECT_EQ(flags(1024, true, false), flags(1024));
+  EXPECT_EQ(flags(1024, true, false), "--num-warps 4" + three);
   EXPECT_EQ(flags(1024, false, true), flags(1024));
-  EXPECT_EQ(flags(2048, false, false), flags(2048));
   EXPECT_EQ(flags(512, false, false), flags(512));
   EXPECT_EQ(flags(65536, false, false), flags(65536));
-  EXPECT_EQ(flags(2048), "--num-warps 4 --no-hoist-invariants" + three);
+  EXPECT_EQ(flags(2048),
+            "--num-warps 4 --no-hoist-invariants" + late + three);
+  EXPECT_EQ(flags(2048, true, false),
+            "--num-warps 4 --no-hoist-invariants" + three);
+  // stmatrix in the ungated 2K kernel only (spill-free with it).
+  EXPECT_EQ(flags(2048, false, false),
+            "--num-warps 4 --no-hoist-invariants --stmatrix" + three);
   // 4K with both gates: no register prefetch (it spilled there).
   EXPECT_EQ(flags(4096), "--num-warps 8 --no-hoist-invariants "
                          "--no-register-prefetch" +

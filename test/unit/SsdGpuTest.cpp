@@ -160,12 +160,24 @@ TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
   states = layer();
   states.returnFinalStates = true;
   EXPECT_EQ(tile(256, 64, states), Tile(64, 8));
-  // At 128 too: eight warps, the same headdim block (also for wider
-  // heads: a block of 128 spilled).
-  EXPECT_EQ(tile(128, 64, states), Tile(64, 8));
-  EXPECT_EQ(tile(128, 128, states), Tile(64, 8));
-  EXPECT_EQ(tile(128, 80, states), Tile(64, 8));
+  // At 128 the copies alone stay on four warps; with z or seq_idx too,
+  // eight, the same headdim block (also for wider heads: a block of 128
+  // spilled).
+  EXPECT_EQ(tile(128, 64, states), Tile(64, 4));
+  ssd::Options statesZ = states, statesSeq = states;
+  statesZ.hasZ = true;
+  statesSeq.hasSeqIdx = true;
+  EXPECT_EQ(tile(128, 64, statesZ), Tile(64, 8));
+  EXPECT_EQ(tile(128, 64, statesSeq), Tile(64, 8));
+  EXPECT_EQ(tile(128, 128, statesZ), Tile(64, 8));
+  EXPECT_EQ(tile(128, 80, statesSeq), Tile(64, 8));
   EXPECT_EQ(tile(64, 64, states), Tile(64, 4));
+  // The split forward's kernels copying states at 128: eight.
+  EXPECT_EQ(
+      ssd::fusedWarps(ssd::fusedVariantFor(ssd::Shape{8, 4096, 80, 64, 128, 1},
+                                           states, ssd::ElementType::bf16),
+                      ssd::Module::Split),
+      8);
   EXPECT_TRUE(ssd::copiesStates(ssd::fusedVariantFor(
       ssd::Shape{1, 64, 2, 64, 128, 1}, states, ssd::ElementType::bf16)));
   EXPECT_FALSE(ssd::copiesStates(ssd::fusedVariantFor(
@@ -220,8 +232,12 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
   ssd::Options withZ = layer(), withSeq = layer();
   withZ.hasZ = true;
   withSeq.hasSeqIdx = true;
-  EXPECT_EQ(flags(64, withZ), flags(64, layer(), ssd::Module::Split));
   EXPECT_EQ(flags(64, withSeq), flags(64, layer(), ssd::Module::Split));
+  // With z, late loads in their chunk (the fused and split forwards).
+  EXPECT_EQ(flags(64, withZ), flags(64, layer(), ssd::Module::Split) +
+                                  " --late-loads-in-iteration");
+  EXPECT_EQ(flags(128, withZ, ssd::Module::Split),
+            flags(128) + " --late-loads-in-iteration");
   EXPECT_EQ(flags(128, layer(), ssd::Module::Split), flags(128));
   EXPECT_EQ(flags(256, layer(), ssd::Module::Split), flags(256));
   EXPECT_EQ(flags(128), "--stages 2 --num-warps 4 "
@@ -232,15 +248,20 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
                         "--wgmma-along-n --scratch-lifetimes "
                         "--no-hoist-invariants --early-refill "
                         "--pair-truncations --fma --step-descriptors");
-  // Kernels that copy initial or final states: eight warps along N and
-  // stmatrix at dstate 128, no exchange swizzle at 64 and 256.
+  // Kernels that copy initial or final states: at dstate 128 with seq_idx
+  // or z, or split, eight warps along N and stmatrix; no exchange swizzle
+  // at 64 and 256.
   ssd::Options initial = layer(), finalOnly = layer();
   initial.hasInitialStates = true;
   finalOnly.returnFinalStates = true;
-  EXPECT_EQ(flags(128, initial),
+  EXPECT_EQ(flags(128, initial), flags(128));
+  ssd::Options initialSeq = initial;
+  initialSeq.hasSeqIdx = true;
+  EXPECT_EQ(flags(128, initialSeq),
             "--stages 2 --num-warps 8 --stmatrix --wgmma-along-n "
             "--scratch-lifetimes --no-hoist-invariants --early-refill "
             "--pair-truncations --fma --step-descriptors");
+  EXPECT_EQ(flags(128, initial, ssd::Module::Split), flags(128, initialSeq));
   EXPECT_EQ(flags(64, finalOnly),
             "--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes "
             "--no-hoist-invariants --early-refill --pair-truncations --fma "
@@ -254,10 +275,11 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
 TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
   // The GPU cases compile the library's flags through the same parser as
   // tile-compile: every FusedCompile field comes back.
-  ssd::Options states = layer();
+  ssd::Options states = layer(), every;
   states.hasInitialStates = states.returnFinalStates = true;
+  ASSERT_TRUE(ssd::parseOptionList("all", every));
   for (int64_t dstate : {64, 128, 256}) {
-    for (const ssd::Options &options : {layer(), states}) {
+    for (const ssd::Options &options : {layer(), states, every}) {
       SCOPED_TRACE("dstate " + std::to_string(dstate) + " " +
                    ssd::optionList(options));
       ssd::Shape s{8, 4096, 80, 64, dstate, 1};
@@ -278,6 +300,7 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
       EXPECT_EQ(o.pairTruncations, c.pairTruncations);
       EXPECT_EQ(o.fuseMultiplyAdd, c.fuseMultiplyAdd);
       EXPECT_EQ(o.stepDescriptors, c.stepDescriptors);
+      EXPECT_EQ(o.lateLoadsInIteration, c.lateLoadsInIteration);
     }
   }
 }

@@ -5,9 +5,15 @@
 // RUN: tessera conv-flags --seqlen 512 | FileCheck %s --check-prefix=K05
 // Below 512: the kernel of 512.
 // RUN: tessera conv-flags --seqlen 256 | FileCheck %s --check-prefix=K05
-// RUN: tessera conv-flags --seqlen 1024 | FileCheck %s --check-prefix=K1
-// RUN: tessera conv-flags --seqlen 1024 --gates pre,post | FileCheck %s --check-prefix=K1
+// The post gate at 1K and 2K: loaded late in its row's iteration.
+// RUN: tessera conv-flags --seqlen 1024 | FileCheck %s --check-prefix=K1LATE
+// RUN: tessera conv-flags --seqlen 1024 --gates pre,post | FileCheck %s --check-prefix=K1LATE
+// RUN: tessera conv-flags --seqlen 1024 --gates post | FileCheck %s --check-prefix=K1LATE
 // RUN: tessera conv-flags --seqlen 1024 --gates pre | FileCheck %s --check-prefix=K1
+// RUN: tessera conv-flags --seqlen 2048 | FileCheck %s --check-prefix=K2LATE
+// RUN: tessera conv-flags --seqlen 2048 --gates pre | FileCheck %s --check-prefix=K2
+// stmatrix in the ungated 2K kernel.
+// RUN: tessera conv-flags --seqlen 2048 --gates none | FileCheck %s --check-prefix=K2NONE
 // Three CTAs an SM at 1K without gates.
 // RUN: tessera conv-flags --seqlen 1024 --gates none | FileCheck %s --check-prefix=K1NONE
 // RUN: tessera conv-flags --seqlen 512 --gates none | FileCheck %s --check-prefix=K05
@@ -29,6 +35,10 @@
 
 // K05: {{^}}--num-warps 2 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
 // K1: {{^}}--num-warps 4 --pair-truncations --fma --step-descriptors{{$}}
+// K1LATE: {{^}}--num-warps 4 --late-loads-in-iteration --pair-truncations --fma --step-descriptors{{$}}
+// K2: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
+// K2LATE: {{^}}--num-warps 4 --no-hoist-invariants --late-loads-in-iteration --pair-truncations --fma --step-descriptors{{$}}
+// K2NONE: {{^}}--num-warps 4 --no-hoist-invariants --stmatrix --pair-truncations --fma --step-descriptors{{$}}
 // K1NONE: {{^}}--num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors{{$}}
 // K4: {{^}}--num-warps 8 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
 // K4GATED: {{^}}--num-warps 8 --no-hoist-invariants --no-register-prefetch --pair-truncations --fma --step-descriptors{{$}}

@@ -10,26 +10,33 @@
 // RUN: tessera ssd-flags --dtype f32 --dstate 64 | FileCheck %s --check-prefix=N64SPLIT
 // RUN: tessera ssd-flags ssd-split --dstate 128 | FileCheck %s --check-prefix=N128
 // With z, seq_idx or headdim blocks of 128 (headdim 128) at dstate 64:
-// without LICM too.
-// RUN: tessera ssd-flags --dstate 64 --options D,z,bias,softplus | FileCheck %s --check-prefix=N64SPLIT
+// without LICM too; with z, late loads in their chunk.
+// RUN: tessera ssd-flags --dstate 64 --options D,z,bias,softplus | FileCheck %s --check-prefix=N64Z
+// RUN: tessera ssd-flags ssd-split --dstate 128 --options z | FileCheck %s --check-prefix=N128Z
 // RUN: tessera ssd-flags --dstate 64 --options seq | FileCheck %s --check-prefix=N64SPLIT
 // RUN: tessera ssd-flags --dstate 64 --headdim 128 | FileCheck %s --check-prefix=N64SPLIT
 // RUN: tessera ssd-flags --dstate 64 --options D,Dpc,bias,softplus | FileCheck %s --check-prefix=N64
 // No split forward above dstate 128.
 // RUN: not tessera ssd-flags ssd-split --dstate 256 2>&1 | FileCheck %s --check-prefix=NOSPLIT
 // Kernels that copy initial or final states: no exchange swizzle at 64,
-// eight warps along N and stmatrix at 128.
+// eight warps along N and stmatrix at 128 with z or seq_idx.
 // RUN: tessera ssd-flags --dtype f32 --dstate 64 --options all | FileCheck %s --check-prefix=ALL64
 // RUN: tessera ssd-flags --dstate 128 --options all | FileCheck %s --check-prefix=ALL128
-// RUN: tessera ssd-flags --dstate 128 --options h0 | FileCheck %s --check-prefix=ALL128
+// With the copies alone, four warps at 128 (the split forward: eight).
+// RUN: tessera ssd-flags --dstate 128 --options h0 | FileCheck %s --check-prefix=N128
+// RUN: tessera ssd-flags ssd-split --dstate 128 --options h0 | FileCheck %s --check-prefix=H0128
+// RUN: tessera ssd-flags --dstate 128 --options h0,seq | FileCheck %s --check-prefix=H0128
 // RUN: not tessera ssd-flags --options nope 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tessera ssd-flags ssd 2>&1 | FileCheck %s --check-prefix=MODULE
 
 // N64: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // N64SPLIT: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // N128: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
-// ALL64: {{^}}--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
-// ALL128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
+// N64Z: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
+// N128Z: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
+// ALL64: {{^}}--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
+// ALL128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
+// H0128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // N256: {{^}}--stages 2 --num-warps 8 --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // BAD: error: unknown SSD option in 'nope'
 // MODULE: error: ssd-flags takes ssd-fused (the default) or ssd-split, not 'ssd'
