@@ -138,7 +138,12 @@ def Tile_LoadOp : Tile_Op<"load", [Tile_InKernel,
       larger means a deeper prefetch pipeline;
     - `cache(evict_first | evict_last | normal)`: the L2 eviction policy;
     - `allow_tma`: the load may be carried out by the Tensor Memory
-      Accelerator.
+      Accelerator;
+    - `at_use`: issue the load where it is written: `tile-pipeline` neither
+      hoists it out of its loop nor issues it ahead (in registers or
+      shared memory), so no register holds it before its use (a small
+      tile read again from the cache costs less than the registers it
+      would hold across a loop body).
 
     ```mlir
     %a = tile.load %A[%i, %k] latency(3) cache(evict_last)
@@ -149,7 +154,7 @@ def Tile_LoadOp : Tile_Op<"load", [Tile_InKernel,
                        OptionalAttr<F64Attr>:$padding,
                        OptionalAttr<I32Attr>:$latency,
                        OptionalAttr<Tile_CachePolicy>:$cache,
-                       UnitAttr:$allow_tma);
+                       UnitAttr:$allow_tma, UnitAttr:$at_use);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
     $view `[` $indices `]`
@@ -157,6 +162,7 @@ def Tile_LoadOp : Tile_Op<"load", [Tile_InKernel,
     (`latency` `(` $latency^ `)`)?
     (`cache` `(` $cache^ `)`)?
     (`allow_tma` $allow_tma^)?
+    (`at_use` $at_use^)?
     attr-dict `:` qualified(type($view)) `->` type($result)
   }];
   let hasVerifier = 1;

@@ -653,7 +653,8 @@ Tile load(const View &view, const std::vector<Scalar> &index,
     cache = tile::CachePolicyAttr::get(b.getContext(), *p);
   auto op = tile::LoadOp::create(
       b, mlirLoc(loc), type, view.value(), indices, padding, latency, cache,
-      options.allow_tma ? b.getUnitAttr() : UnitAttr());
+      options.allow_tma ? b.getUnitAttr() : UnitAttr(),
+      options.at_use ? b.getUnitAttr() : UnitAttr());
   return Tile(verified(op, loc).getResult());
 }
 

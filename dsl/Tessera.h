@@ -64,6 +64,9 @@ struct LoadOptions {
   std::optional<int> latency;
   std::optional<Cache> cache;
   bool allow_tma = false;
+  /// Issued where written: not hoisted out of its loop nor issued ahead
+  /// (tile.load's `at_use`).
+  bool at_use = false;
 };
 struct StoreOptions {
   std::optional<int> latency;

@@ -131,7 +131,8 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     is live through the body. Both trade
     registers for latency: a kernel at its register limit may spill for
     them, and can turn either off. Distinct views are assumed not to
-    overlap in memory, as for `__restrict__` pointers.
+    overlap in memory, as for `__restrict__` pointers. A load marked
+    `at_use` is left where it is by all of the above.
   }];
   let options = [
     Option<"stages", "stages", "unsigned", "4",

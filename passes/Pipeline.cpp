@@ -96,7 +96,8 @@ std::optional<Prefetch> prefetchOf(scf::ForOp loop, Value operand) {
     tile = reshape.getSource();
   }
   auto load = tile.getDefiningOp<LoadOp>();
-  if (!load || !load->hasOneUse() || load->getBlock() != loop.getBody())
+  if (!load || !load->hasOneUse() || load->getBlock() != loop.getBody() ||
+      load.getAtUse())
     return std::nullopt;
   // Copies fill out-of-bounds elements with zeros only.
   if (auto padding = load.getPaddingAttr())
@@ -160,6 +161,8 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     Value iv = loop.getInductionVar();
     for (LoadOp load :
          llvm::make_early_inc_range(loop.getBody()->getOps<LoadOp>())) {
+      if (load.getAtUse())
+        continue;
       FailureOr<SmallVector<Operation *>> slice =
           indexSlice(loop, load.getIndices());
       if (failed(slice) || !loop.isDefinedOutsideOfLoop(load.getView()) ||
@@ -217,7 +220,8 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     int64_t registers = 0;
     for (LoadOp load : loop.getBody()->getOps<LoadOp>()) {
       auto type = cast<RankedTensorType>(load.getType());
-      if (!getLayout(type) || failed(indexSlice(loop, load.getIndices())))
+      if (load.getAtUse() || !getLayout(type) ||
+          failed(indexSlice(loop, load.getIndices())))
         continue;
       const bool written = storesTo(loop, load.getView());
       // A tile bound for shared memory would hold its registers for a whole

@@ -37,7 +37,7 @@ Value reload(PatternRewriter &rewriter, LoadOp load, Type type) {
   return LoadOp::create(rewriter, load.getLoc(), type, load.getView(),
                         load.getIndices(), load.getPaddingAttr(),
                         load.getLatencyAttr(), load.getCacheAttr(),
-                        load.getAllowTmaAttr())
+                        load.getAllowTmaAttr(), load.getAtUseAttr())
       .getResult();
 }
 

@@ -40,11 +40,14 @@ TEST(Dsl, BuildsVerifiedKernelWithLocations) {
              Scalar i = program_id(0);
              Tile tx = load(x, {i}, {128});
              Tile ty = load(y, {i}, {128}, {.latency = 2});
-             store(y, {i}, tx * a + ty, {.cache = Cache::evict_first});
+             Tile tz = load(x, {i}, {128}, {.at_use = true});
+             store(y, {i}, tx * a + ty + tz, {.cache = Cache::evict_first});
            });
   std::string ir = m.str(/*debugInfo=*/true);
   EXPECT_NE(ir.find("tile.kernel @axpy"), std::string::npos);
   EXPECT_NE(ir.find("latency(2)"), std::string::npos);
+  EXPECT_EQ(ir.find("latency(2) at_use"), std::string::npos);
+  EXPECT_NE(ir.find("at_use :"), std::string::npos);
   EXPECT_NE(ir.find("cache(evict_first)"), std::string::npos);
   EXPECT_NE(ir.find("DslTest.cpp"), std::string::npos) << ir;
   EXPECT_TRUE(mlir::succeeded(mlir::verify(m.module())));

@@ -128,6 +128,31 @@ tile.kernel @carried(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: inde
 
 // -----
 
+// An `at_use` operand is loaded where it is written: B is copied ahead
+// into its ring, A is loaded in the loop and written to shared memory.
+// CHECK-LABEL: tile.kernel @operand_at_use
+// CHECK: tile.barrier_alloc count 1 : !tile.smem<3xi64>
+// CHECK-NOT: tile.async_load %arg0
+// CHECK: tile.async_load %arg1[%c0, %c0] into
+// CHECK: scf.for
+// CHECK: tile.barrier_wait
+// CHECK: tile.load %arg0[%c0, %{{.*}}] at_use
+// CHECK: tile.local_alloc %{{.*}} : tensor<128x64xbf16
+tile.kernel @operand_at_use(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<128x64xf32>
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%s = %z) -> (tensor<128x64xf32>) {
+    %ta = tile.load %a[%c0, %k] at_use : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+    %tb = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %d = tile.mma %ta, %tb, %s : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    scf.yield %d : tensor<128x64xf32>
+  }
+  tile.store %acc, %c[%c0, %c0] : tensor<128x64xf32> -> !tile.view<?x?xf32>
+}
+
+// -----
+
 // sm_80: the same ring with cp.async copies into the ldmatrix operands;
 // every thread arrives once per copy (2 copies x 128 threads).
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-accelerate-mma=target=sm_80 --canonicalize --tile-remove-layout-conversions --canonicalize --tile-pipeline="stages=3 target=sm_80" --canonicalize | FileCheck %s --check-prefix=SM80
@@ -305,6 +330,37 @@ tile.kernel @late_shared_index(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16
     %tg = tile.load %g[%row, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
     %v = arith.mulf %r, %tg : tensor<64x64xf32>
     tile.store %v, %y[%row, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  }
+}
+
+// -----
+
+// `at_use` loads stay where they are written, whatever the options: %w's
+// tile (the same in every iteration) is not hoisted and %x's is not
+// carried ahead, while the plain load of %u is.
+// REG-LABEL: tile.kernel @at_use
+// REG: scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%[[CUR:[^ ]*]] = {{[^)]*}}) -> (tensor<64x128xf32
+// REG: tile.load %arg0[%arg5, %c0] at_use
+// REG-NEXT: tile.load %arg1[%[[K]], %c0] at_use
+// REG: arith.addf %{{.*}}, %[[CUR]]
+// LATE-LABEL: tile.kernel @at_use
+// LATE: scf.for
+// LATE: tile.load %arg0[%arg5, %c0] at_use
+// LATE-NEXT: tile.load %arg1[%{{.*}}, %c0] at_use
+// NOHOIST-LABEL: tile.kernel @at_use
+// NOHOIST: scf.for
+// NOHOIST: tile.load %arg0[%arg5, %c0] at_use
+// NOHOIST-NEXT: tile.load %arg1[%{{.*}}, %c0] at_use
+tile.kernel @at_use(%w: !tile.view<?x?xf32>, %x: !tile.view<?x?xf32>, %u: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index, %ch: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %n step %c1 {
+    %t = tile.load %w[%ch, %c0] at_use : !tile.view<?x?xf32> -> tensor<64x128xf32>
+    %s = tile.load %x[%k, %c0] at_use : !tile.view<?x?xf32> -> tensor<64x128xf32>
+    %v = tile.load %u[%k, %c0] : !tile.view<?x?xf32> -> tensor<64x128xf32>
+    %a = arith.addf %t, %s : tensor<64x128xf32>
+    %b = arith.addf %a, %v : tensor<64x128xf32>
+    tile.store %b, %y[%k, %c0] : tensor<64x128xf32> -> !tile.view<?x?xf32>
   }
 }
 

@@ -127,6 +127,10 @@ tile.kernel @load_hints(%x: !tile.view<?x?xbf16>, %i: index, %j: index) {
   %13 = tile.load %x[%i, %j] cache(evict_first) allow_tma : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
   // CHECK-NEXT: tile.load %[[X]][%[[I]], %[[J]]] padding(0.000000e+00) latency(7) cache(evict_last) allow_tma : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
   %14 = tile.load %x[%i, %j] padding(0.0) latency(7) cache(evict_last) allow_tma : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
+  // CHECK-NEXT: tile.load %[[X]][%[[I]], %[[J]]] at_use : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
+  %at = tile.load %x[%i, %j] at_use : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
+  // CHECK-NEXT: tile.load %[[X]][%[[I]], %[[J]]] padding(-1.000000e+00) cache(evict_first) at_use : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
+  %at2 = tile.load %x[%i, %j] padding(-1.0) cache(evict_first) at_use : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
   // -inf (the padding of a max reduction) is written as the bits of an f64.
   // CHECK-NEXT: tile.load %[[X]][%[[I]], %[[J]]] padding(0xFFF0000000000000) : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
   %15 = tile.load %x[%i, %j] padding(0xFFF0000000000000) : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
