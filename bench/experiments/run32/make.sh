@@ -9,7 +9,6 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 cd "$root"
-ptxas=${CUDA_HOME:-/usr/local/cuda}/bin/ptxas
 T=build/bin/tessera C=build/bin/tile-compile O=build-prof/r32
 rm -rf $O && mkdir -p $O
 # dtype dstate options
@@ -35,10 +34,5 @@ ninja -C build tessera > /dev/null
 build_all at_use
 rm -f $O/k.mlir
 cp build/bin/tessera-ssd-bench "$here/run.sh" $O/
-for f in $O/*/*.ptx; do
-  "$ptxas" -arch=sm_90a -v "$f" -o /dev/null 2>&1 | awk -v dir="$(basename "$(dirname "$f")")" '
-    /Compiling entry function/ { split($0, q, "\047"); k = q[2] }
-    /bytes spill stores/ { s = $5 }
-    /Used [0-9]* registers/ { print dir, k, s " bytes spilled,", $5, "registers" }'
-done > $O/ptxas.txt
+"$here/../ptxas-table.sh" $O/*/ > $O/ptxas.txt
 cat $O/ptxas.txt; du -sh $O
