@@ -127,12 +127,14 @@ int64_t fusedWarps(const Variant &v, Module module) {
   // At 128, eight where the kernel copies initial or final states and also
   // takes z or seq_idx: every option, 8 x 4096 x 80 heads, 2.24 ms on four
   // warps (416 bytes spilled), 1.84 on eight (session 18); with late loads
-  // 1.84 on four, 1.69 on eight (session 21). The split forward's kernels
+  // 1.84 on four, 1.82 on eight (session 21). The split forward's kernels
   // with copies too (spill-free on eight instead of 372 / 168 / 12). With
   // the copies alone (D, bias, softplus, h0, hT), four: 1.074 -> 0.651 ms,
   // two CTAs an SM instead of one (session 21).
+  // D per channel with the copies spills on four warps (64-76 bytes) and
+  // is not timed there: eight.
   if (v.dstateTile == 128 && copiesStates(v) &&
-      (v.z || v.seqIdx || module == Module::Split))
+      (v.z || v.seqIdx || v.dPerChannel || module == Module::Split))
     return 8;
   return 4;
 }

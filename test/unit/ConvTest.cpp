@@ -556,7 +556,7 @@ TEST(ConvPlan, CompileFlagsPerLength) {
   EXPECT_EQ(flags(1024, false, false),
             "--num-warps 4 --min-blocks-per-sm 3" + three);
   EXPECT_EQ(flags(1024, true, false), "--num-warps 4" + three);
-  EXPECT_EQ(flags(1024, false, true), flags(1024));
+  EXPECT_EQ(flags(1024, false, true), "--num-warps 4" + three);
   EXPECT_EQ(flags(512, false, false), flags(512));
   EXPECT_EQ(flags(65536, false, false), flags(65536));
   EXPECT_EQ(flags(2048),

@@ -172,6 +172,9 @@ TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
   EXPECT_EQ(tile(128, 128, statesZ), Tile(64, 8));
   EXPECT_EQ(tile(128, 80, statesSeq), Tile(64, 8));
   EXPECT_EQ(tile(64, 64, states), Tile(64, 4));
+  ssd::Options statesDpc = states;
+  statesDpc.dPerChannel = true;
+  EXPECT_EQ(tile(128, 64, statesDpc), Tile(64, 8));
   // The split forward's kernels copying states at 128: eight.
   EXPECT_EQ(
       ssd::fusedWarps(ssd::fusedVariantFor(ssd::Shape{8, 4096, 80, 64, 128, 1},

@@ -27,11 +27,14 @@ all() { # dir extra
 }
 ninja -C build tessera tile-compile tessera-conv-bench > /dev/null
 all lib ""
+src=kernels-src/conv/ConvKernels.cpp
+cp $src $O/ConvKernels.cpp.orig
 git apply "$here/outer-warps.patch"
-trap 'git checkout kernels-src/conv/ConvKernels.cpp; ninja -C build tessera > /dev/null' EXIT
+trap 'set +e; cp $O/ConvKernels.cpp.orig $src; ninja -C build tessera > /dev/null' EXIT
 ninja -C build tessera > /dev/null
 all w8 --wgmma-along-n
-sed -i 's|if (Mo >= 64) // run33: OUTER_FROM|if (Mo >= 16) // run33: OUTER_FROM|' kernels-src/conv/ConvKernels.cpp
+sed -i 's|if (Mo >= 64) // run33: OUTER_FROM|if (Mo >= 16) // run33: OUTER_FROM|' $src
+grep -q 'Mo >= 16' $src
 ninja -C build tessera > /dev/null
 all w8all --wgmma-along-n
 rm -f $O/k.mlir
