@@ -201,8 +201,8 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   if (p.fused && p.M == 4096 && preGate && postGate)
     flags += " --no-register-prefetch";
   // At 1K and 2K with both gates (the post gate alone is not timed), the
-  // post gate is loaded at the top of its own
-  // row's iteration instead (late loads): 2K spills 44 bytes instead of 68
+  // post gate is loaded at the top of its own row's iteration instead
+  // (late loads): 2K spills 44 bytes instead of 68
   // at the same speed (0.238 ms both), 1K 0.125 -> 0.122 in bf16 (f16
   // 0.121 both). With prefetch back at 4K it spilled 28 bytes and ran 0.993
   // against 0.872 (H200, 16 x 768, two runs each; session 21). 512 is not

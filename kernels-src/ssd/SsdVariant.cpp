@@ -108,9 +108,9 @@ Variant fusedVariantFor(const Shape &s, const Options &o, ElementType dtype) {
   // rest only with the exchange scratch placed by lifetime (213,008 bytes
   // in bf16, 229,392 in f32, against 246,784 without; the H200 allows
   // 232,448 a block).
-  // Sized for the layer kernel's warps: the state-copying kernels at
-  // dstate 128 run the same block on eight (a block of 128 there spilled
-  // 492 bytes).
+  // Sized for the layer kernel's warps: the state-copying kernels that
+  // run on eight at dstate 128 keep the same block (a block of 128 there
+  // spilled 492 bytes).
   int64_t stateElements = 2048 * (v.dstateTile > 128 ? 8 : 4);
   v.headdimTile = std::clamp<int64_t>(stateElements / v.dstateTile, 16,
                                       std::max<int64_t>(v.headdimTile, 16));

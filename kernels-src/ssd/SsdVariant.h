@@ -110,7 +110,8 @@ struct FusedCompile {
 enum class Module { Fused, Split };
 /// Warps a module of the fused variant is compiled for: 8 (warpgroups
 /// along N) above dstate 128, and at 128 when it copies initial or final
-/// states and takes z or seq_idx too (or is the split forward); else 4.
+/// states and takes z, seq_idx or D per channel too, or copies them in
+/// the split forward; else 4.
 int64_t fusedWarps(const Variant &variant, Module module);
 FusedCompile fusedCompile(const Variant &variant, Module module);
 /// The same as tile-compile flags ("--stages 2 --num-warps 4 ...";
