@@ -41,6 +41,10 @@ build f32 64 64 layer
 build f32 64 64 all
 build bf16 256 64 all
 build f32 256 64 all
+# z and D per channel without seq_idx or state copies: their epilogue loads
+# issued at their use (ssd::epilogueLoadsAtUse), both at 128, D's row at 256.
+build bf16 128 64 Dpc,bias,softplus,z
+build bf16 256 64 Dpc,bias,softplus
 # The split forward with every option, each element type.
 build bf16 128 64 all ssd-split
 build f16 128 64 all ssd-split

@@ -385,16 +385,17 @@ void buildFused(KernelModule &m, const Variant &v, const std::string &name,
           Tile scores = fusedMatmul(k.Cc, transpose(k.Bc), v) * decay *
                         reshape(k.d, {1, Q});
           Tile out = fusedMatmul(scores, k.xc, v) + fromPrev;
+          const EpilogueLoadsAtUse atUse = epilogueLoadsAtUse(v);
           if (v.D) {
-            Tile D = v.dPerChannel ? load(args["D"], {h, p}, {1, P})
+            Tile D = v.dPerChannel ? load(args["D"], {h, p}, {1, P},
+                                          {.at_use = atUse.dRow})
                                    : load(args["D"], {h}, {1});
             out = out + cast(k.xc, f32) * D;
           }
           if (v.z)
-            out =
-                out *
-                silu(cast(loadAs(args["z"], {b, c, h, p}, {1, Q, 1, P}, {Q, P}),
-                          f32));
+            out = out * silu(cast(loadAs(args["z"], {b, c, h, p}, {1, Q, 1, P},
+                                         {Q, P}, {.at_use = atUse.z}),
+                                  f32));
           store(y, {b, c, h, p}, reshape(cast(out, act(v)), {1, Q, 1, P}));
           return std::array<Tile, 2>{nextT, k.seqLast};
         });

@@ -141,6 +141,29 @@ int64_t fusedWarps(const Variant &v, Module module) {
 
 bool copiesStates(const Variant &v) { return v.initialStates || v.finalStates; }
 
+EpilogueLoadsAtUse epilogueLoadsAtUse(const Variant &v) {
+  // Issued a chunk ahead, z's (chunk x headdim block) tile and D's row stay
+  // live across the chunk's products. At their use instead (H200, 8 x 4096
+  // x 80 heads, two runs at 128, one elsewhere; session 22, bench/RESULTS.md
+  // runs 32 and 34):
+  // - dstate 128, bf16: z 1.34 -> 1.04 ms (36 -> 0 bytes spilled), D per
+  //   channel 0.83 -> 0.65 (16 -> 0), both 1.36 -> 1.07 (60 -> 0); f16 z
+  //   1.15 -> 1.05.
+  // - dstate 256: D per channel 1.49 -> 1.34, but z 1.74 -> 1.87.
+  // - dstate 64: z 0.928 -> 0.930, D per channel 0.506 -> 0.536.
+  // - With seq_idx or state copies, slower at every dstate timed (every
+  //   option at 128 1.84 -> 1.94, at 256 2.33 -> 2.65; seq_idx and z 1.697
+  //   -> 1.707; D per channel with h0 and hT 1.067 -> 1.115); in f32 (2 x
+  //   4096, dstate 64) z 0.76 -> 1.14.
+  if (v.dtype == ElementType::f32 || v.seqIdx || copiesStates(v))
+    return {};
+  if (v.dstateTile == 128)
+    return {v.z, v.D && v.dPerChannel};
+  if (v.dstateTile > 128)
+    return {false, v.D && v.dPerChannel};
+  return {};
+}
+
 FusedCompile fusedCompile(const Variant &v, Module module) {
   FusedCompile c;
   // Prefetch stages: two (two CTAs of the dstate-128 kernel fit one SM;

@@ -275,6 +275,38 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
             "--pair-truncations --fma --step-descriptors");
 }
 
+TEST(SsdFusedVariant, EpilogueLoadsAtUsePerDstate) {
+  auto atUse = [](int64_t dstate, ssd::Options o,
+                  ssd::ElementType type = ssd::ElementType::bf16) {
+    ssd::Shape s{8, 4096, 80, 64, dstate, 1};
+    ssd::EpilogueLoadsAtUse a =
+        ssd::epilogueLoadsAtUse(ssd::fusedVariantFor(s, o, type));
+    return std::pair<bool, bool>{a.z, a.dRow};
+  };
+  ssd::Options zDpc = layer();
+  zDpc.hasZ = true;
+  zDpc.dPerChannel = true;
+  // As timed on the H200: both at dstate 128 (f16 too), D's row alone at
+  // 256, neither at 64.
+  EXPECT_EQ(atUse(128, zDpc), std::make_pair(true, true));
+  EXPECT_EQ(atUse(128, zDpc, ssd::ElementType::f16),
+            std::make_pair(true, true));
+  EXPECT_EQ(atUse(256, zDpc), std::make_pair(false, true));
+  EXPECT_EQ(atUse(64, zDpc), std::make_pair(false, false));
+  // Only the loads the variant has: D shared by the head has no row.
+  EXPECT_EQ(atUse(128, layer()), std::make_pair(false, false));
+  // Never in f32, with seq_idx or with state copies (slower there).
+  EXPECT_EQ(atUse(128, zDpc, ssd::ElementType::f32),
+            std::make_pair(false, false));
+  ssd::Options seq = zDpc, h0 = zDpc, hT = zDpc;
+  seq.hasSeqIdx = true;
+  h0.hasInitialStates = true;
+  hT.returnFinalStates = true;
+  EXPECT_EQ(atUse(128, seq), std::make_pair(false, false));
+  EXPECT_EQ(atUse(128, h0), std::make_pair(false, false));
+  EXPECT_EQ(atUse(256, hT), std::make_pair(false, false));
+}
+
 TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
   // The GPU cases compile the library's flags through the same parser as
   // tile-compile: every FusedCompile field comes back.
