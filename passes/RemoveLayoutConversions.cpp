@@ -134,7 +134,9 @@ bool isLoopInvariant(Value v, scf::ForOp loop, int depth = 8) {
 /// conditions as its hoist-invariant-loads), so loading it in another layout
 /// too costs one more load per program, not an exchange per iteration (with
 /// that option off, one more load per iteration: from L1, or carried one
-/// iteration ahead in registers by register-prefetch).
+/// iteration ahead in registers by register-prefetch). An `at_use` load
+/// qualifies too: the new load keeps `at_use` and stays in the loop, one
+/// load an iteration from the cache instead of an exchange.
 /// rematerialize makes that load next to this one.
 bool isHoistableLoad(LoadOp load) {
   auto loop = dyn_cast<scf::ForOp>(load->getParentOp());

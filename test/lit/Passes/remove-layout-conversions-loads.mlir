@@ -158,3 +158,35 @@ tile.kernel @consumer_in_branch(%z: !tile.view<?x?xf32>, %p: !tile.view<?x?xf32>
     }
   }
 }
+
+// -----
+
+#b = #tile.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#mma = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+
+// An `at_use` coefficient (the SSD walk's per-channel D row): made in the
+// accumulator's layout like any loop-invariant load, and the new load keeps
+// `at_use`, so tile-pipeline leaves it in the loop where it is used (PIPE):
+// one load a iteration from the cache, no exchange.
+// CHECK-LABEL: tile.kernel @at_use_invariant_load
+// CHECK:       scf.for
+// CHECK:         %[[A:.*]] = tile.load %arg0{{.*}} -> tensor<64x16xf32, #mma>
+// CHECK:         %[[P:.*]] = tile.load %arg1{{.*}} at_use : {{.*}} -> tensor<64x16xf32, #mma>
+// CHECK:         arith.mulf %[[P]], %[[A]] : tensor<64x16xf32, #mma>
+// CHECK-NOT:     tile.convert_layout %{{.*}} : tensor<64x16xf32, #blocked>
+// PIPE-LABEL: tile.kernel @at_use_invariant_load
+// PIPE-NOT:   tile.load %arg1
+// PIPE:       scf.for
+// PIPE:         tile.load %arg1{{.*}} at_use : {{.*}} -> tensor<64x16xf32, #mma>
+// PIPE:       tile.return
+tile.kernel @at_use_invariant_load(%z: !tile.view<?x?xf32>, %p: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index, %h: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %a = tile.load %z[%i, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+    %ab = tile.convert_layout %a : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #b>
+    %coef = tile.load %p[%h, %c0] at_use : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
+    %prod = arith.mulf %coef, %ab : tensor<64x16xf32, #b>
+    tile.store %prod, %y[%i, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+  }
+}
