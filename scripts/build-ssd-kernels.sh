@@ -45,6 +45,8 @@ build f32 256 64 all
 # issued at their use (ssd::epilogueLoadsAtUse), both at 128, D's row at 256.
 build bf16 128 64 Dpc,bias,softplus,z
 build bf16 256 64 Dpc,bias,softplus
+# Initial and final states with the layer options: four warps at 128.
+build bf16 128 64 D,bias,softplus,h0,hT
 # The split forward with every option, each element type.
 build bf16 128 64 all ssd-split
 build f16 128 64 all ssd-split
