@@ -322,6 +322,7 @@ Tile nextState(const Chunk &k, const Tile &stateT, const Tile &seqPrev,
 void buildFused(KernelModule &m, const Variant &v, const std::string &name,
                 bool segmentScan = false) {
   const int64_t Q = v.chunk, P = v.headdimTile, N = v.dstateTile;
+  const EpilogueLoadsAtUse atUse = epilogueLoadsAtUse(v);
   std::vector<Param> params = {view("x", act(v), 4), view("dt", f32, 3),
                                view("A", f32, 1), view("B", act(v), 4),
                                view("C", act(v), 4)};
@@ -385,7 +386,6 @@ void buildFused(KernelModule &m, const Variant &v, const std::string &name,
           Tile scores = fusedMatmul(k.Cc, transpose(k.Bc), v) * decay *
                         reshape(k.d, {1, Q});
           Tile out = fusedMatmul(scores, k.xc, v) + fromPrev;
-          const EpilogueLoadsAtUse atUse = epilogueLoadsAtUse(v);
           if (v.D) {
             Tile D = v.dPerChannel ? load(args["D"], {h, p}, {1, P},
                                           {.at_use = atUse.dRow})

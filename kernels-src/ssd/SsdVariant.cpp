@@ -142,10 +142,11 @@ int64_t fusedWarps(const Variant &v, Module module) {
 bool copiesStates(const Variant &v) { return v.initialStates || v.finalStates; }
 
 EpilogueLoadsAtUse epilogueLoadsAtUse(const Variant &v) {
-  // Issued a chunk ahead, z's (chunk x headdim block) tile and D's row stay
-  // live across the chunk's products. At their use instead (H200, 8 x 4096
-  // x 80 heads, two runs at 128, one elsewhere; session 22, bench/RESULTS.md
-  // runs 32 and 34):
+  // D's row is otherwise hoisted out of the walk and z issued at the top of
+  // its chunk (late loads); both stay live across the chunk's products. At
+  // their use instead (H200, 8 x 4096 x 80 heads; two runs for z and for D
+  // per channel at 128, one elsewhere; session 22, bench/RESULTS.md runs 32
+  // and 34):
   // - dstate 128, bf16: z 1.34 -> 1.04 ms (36 -> 0 bytes spilled), D per
   //   channel 0.83 -> 0.65 (16 -> 0), both 1.36 -> 1.07 (60 -> 0); f16 z
   //   1.15 -> 1.05.
@@ -155,12 +156,16 @@ EpilogueLoadsAtUse epilogueLoadsAtUse(const Variant &v) {
   //   option at 128 1.84 -> 1.94, at 256 2.33 -> 2.65; seq_idx and z 1.697
   //   -> 1.707; D per channel with h0 and hT 1.067 -> 1.115); in f32 (2 x
   //   4096, dstate 64) z 0.76 -> 1.14.
+  // f16 follows bf16 (the same kernel; f16 z at 128 1.15 -> 1.05). The split
+  // forward's segment scan reads initial states, so it takes neither (not
+  // timed there).
   if (v.dtype == ElementType::f32 || v.seqIdx || copiesStates(v))
     return {};
+  const bool dRow = v.D && v.dPerChannel;
   if (v.dstateTile == 128)
-    return {v.z, v.D && v.dPerChannel};
+    return {.z = v.z, .dRow = dRow};
   if (v.dstateTile > 128)
-    return {false, v.D && v.dPerChannel};
+    return {.z = false, .dRow = dRow};
   return {};
 }
 
@@ -240,7 +245,8 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
   // 2.612 -> 2.291; f32 every option (batch 2) at 64 1.204 -> 0.880, at
   // 256 4.714 -> 3.550, split at 64 0.909 -> 0.852. Every option at 128
   // (eight warps) 1.821 -> 1.829 in bf16, 1.824 -> 1.839 in f16, but
-  // spill-free instead of 60 bytes.
+  // spill-free instead of 60 bytes. Where z is loaded at its use
+  // (epilogueLoadsAtUse), that supersedes this for z.
   c.lateLoadsInIteration = v.z;
   return c;
 }

@@ -116,8 +116,9 @@ int64_t fusedWarps(const Variant &variant, Module module);
 FusedCompile fusedCompile(const Variant &variant, Module module);
 /// Which of the fused walk's epilogue loads are issued where they are used
 /// (`tile.load ... at_use`) instead of a chunk ahead: z, and D's row when D
-/// is per channel. Only in 16-bit kernels without seq_idx or state copies:
-/// both at dstate 128, D's row alone at 256, neither at 64.
+/// is per channel. Only in 16-bit kernels without seq_idx or state copies
+/// (so never in the split forward, whose segment scan reads initial
+/// states): both at dstate 128, D's row alone at 256, neither at 64.
 struct EpilogueLoadsAtUse {
   bool z = false, dRow = false;
 };

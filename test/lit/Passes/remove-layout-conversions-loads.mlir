@@ -171,9 +171,10 @@ tile.kernel @consumer_in_branch(%z: !tile.view<?x?xf32>, %p: !tile.view<?x?xf32>
 // CHECK-LABEL: tile.kernel @at_use_invariant_load
 // CHECK:       scf.for
 // CHECK:         %[[A:.*]] = tile.load %arg0{{.*}} -> tensor<64x16xf32, #mma>
+// CHECK-NOT:     tile.convert_layout %[[A]]
 // CHECK:         %[[P:.*]] = tile.load %arg1{{.*}} at_use : {{.*}} -> tensor<64x16xf32, #mma>
-// CHECK:         arith.mulf %[[P]], %[[A]] : tensor<64x16xf32, #mma>
-// CHECK-NOT:     tile.convert_layout %{{.*}} : tensor<64x16xf32, #blocked>
+// CHECK:         %[[M:.*]] = arith.mulf %[[P]], %[[A]] : tensor<64x16xf32, #mma>
+// CHECK:         tile.convert_layout %[[M]] : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #blocked>
 // PIPE-LABEL: tile.kernel @at_use_invariant_load
 // PIPE-NOT:   tile.load %arg1
 // PIPE:       scf.for

@@ -9,9 +9,11 @@
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 128 --options Dpc,z,seq | FileCheck %s --check-prefix=NONE
 // RUN: tessera print ssd-fused --dtype bf16 --dstate 128 --options Dpc,z,h0 | FileCheck %s --check-prefix=NONE
 // RUN: tessera print ssd-fused --dtype f32 --dstate 128 --options Dpc,z | FileCheck %s --check-prefix=NONE
+// The split forward's segment scan reads initial states: none (not timed).
+// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options Dpc,z | FileCheck %s --check-prefix=NONESPLIT
 
 // Z128-LABEL: tile.kernel @ssd_fused_bf16_q64_p64_n128_bias_softplus_D_z
-// Z128:         tile.load %{{.*}}[%{{.*}}] : !tile.view<?xf32> -> tensor<1xf32>
+// Z128-NOT:     at_use
 // Z128:         tile.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] at_use : !tile.view<?x?x?x?xbf16> -> tensor<1x64x1x64xbf16>
 // Z128-NOT:     at_use
 
@@ -25,3 +27,6 @@
 
 // NONE-LABEL: tile.kernel @ssd_fused_
 // NONE-NOT:     at_use
+
+// NONESPLIT-LABEL: tile.kernel @ssd_segment_scan_
+// NONESPLIT-NOT:     at_use
