@@ -635,8 +635,19 @@ def Tile_WarpgroupMmaWaitOp : Tile_Op<"warpgroup_mma_wait",
 def Tile_SyncThreadsOp : Tile_Op<"sync_threads"> {
   let summary = "a barrier across every thread of the CTA";
   let description = [{
+    Every thread of the program (the CTA) waits here, and the global and
+    shared memory accesses each made before it are visible to every thread
+    after it (`bar.sync`). A tile's elements are spread over the threads
+    by its layout, so a tile stored to a view and loaded back is read by
+    other threads than wrote it: without a barrier between them the load
+    may read old values. `tile-order-global-memory` inserts it where a
+    kernel reads, or overwrites, what it accessed earlier through the same
+    view; `tile-pipeline` where a shared-memory ring stage is reused.
+
     ```mlir
+    tile.store %t, %work[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
     tile.sync_threads
+    %u = tile.load %work[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
     ```
   }];
   let assemblyFormat = "attr-dict";

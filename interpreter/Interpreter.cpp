@@ -1249,6 +1249,9 @@ bool Interp::exec(Operation &opRef) {
         return true;
       })
       .Case<tile::GatherOp>([&](auto o) { return execGather(o); })
+      // A program's ops run one after the other here: its memory accesses
+      // are already in order.
+      .Case<tile::SyncThreadsOp>([](auto) { return true; })
       .Case<tile::SplatOp>([&](auto o) { return execSplat(o); })
       // ---- scf ------------------------------------------------------------
       .Case<scf::ForOp>([&](auto o) { return execFor(o); })

@@ -29,6 +29,8 @@ void registerLoweringDialects(DialectRegistry &registry) {
 void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   tile::TileAssignLayoutsOptions layouts;
   layouts.numWarps = options.numWarps;
+  // First, while loads and stores are where the author wrote them.
+  pm.addPass(tile::createTileOrderGlobalMemory());
   if (options.latencyHints)
     pm.addPass(tile::createTileInsertLatencyHints());
   pm.addPass(tile::createTileAssignLayouts(layouts));

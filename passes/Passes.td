@@ -5,6 +5,27 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileOrderGlobalMemory
+    : Pass<"tile-order-global-memory", "mlir::ModuleOp"> {
+  let summary = "barriers between a program's conflicting accesses to a view";
+  let description = [{
+    A program's threads each hold part of a tile (its layout), so when a
+    kernel stores to a view and later loads from it, the load may read
+    elements other threads wrote; likewise a store may overwrite elements
+    other threads have yet to read, and two stores to the same elements
+    from different threads land in either order. The pass inserts
+    `tile.sync_threads` before every load of a view with a store to it
+    since the last barrier, and before every store to a view with a load
+    of it since then, in program order: through `scf.if` branches
+    (either may have run), and around loops (the previous iteration's
+    accesses count at the top of the body; a loop that may not run leaves
+    the accesses before it pending). Distinct view arguments are taken not
+    to overlap in memory; views are compared as values. Two stores of one
+    element are not ordered (as in CUDA without a barrier).
+  }];
+  let dependentDialects = ["::tessera::tile::TileDialect"];
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
   let summary = "give every tile a layout (level 1 -> level 2)";
   let description = [{

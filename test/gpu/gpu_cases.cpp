@@ -280,6 +280,63 @@ int chainedGemmCases(const std::string &dir, std::mt19937_64 &rng) {
   return failures;
 }
 
+/// A program stores a Tensor Core result to a workspace view and loads the
+/// other half of its rows back: rows other warps wrote, so the load reads
+/// them only after tile-order-global-memory's barrier. e = 2 * (the second
+/// half of each program's rows of A B).
+int workspaceReloadCases(const std::string &dir, std::mt19937_64 &rng) {
+  using namespace dsl;
+  const int64_t m = 256, k = 32, n = 64, BM = 64;
+  int failures = 0;
+  for (const char *target : kTargets) {
+    std::string name = "workspace_reload_bf16";
+    KernelModule module;
+    module.kernel(
+        name,
+        {view("a", bf16, 2), view("b", bf16, 2), view("work", f32, 2),
+         view("e", f32, 2)},
+        [&](KernelArgs &args) {
+          View a = args["a"], b = args["b"], work = args["work"], e = args["e"];
+          Scalar row = program_id(0), zero = 0;
+          Tile d = mma(load(a, {row, zero}, {BM, k}),
+                       load(b, {zero, zero}, {k, n}), zeros({BM, n}, f32));
+          store(work, {row, zero}, d);
+          // Tile index 2 row + 1 of BM / 2 rows: the second half.
+          Tile back =
+              load(work, {row * Scalar(2) + Scalar(1), zero}, {BM / 2, n});
+          store(e, {row, zero}, back * 2.0);
+        });
+    gpucase::Case c;
+    c.name = name + "_" + target;
+    lowering::CompileOptions options;
+    if (!compile(module, target, c, options)) {
+      ++failures;
+      continue;
+    }
+    interp::Buffer ab(interp::DType::bf16, {m, k}),
+        bb(interp::DType::bf16, {k, n});
+    auto av = check::fillUniform(ab, rng), bv = check::fillUniform(bb, rng);
+    std::vector<double> d(m * n, 0.0), expected(m / 2 * n);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t q = 0; q < k; ++q)
+          d[i * n + j] += av[i * k + q] * bv[q * n + j];
+    for (int64_t p = 0; p < m / BM; ++p)
+      for (int64_t i = 0; i < BM / 2; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          expected[(p * BM / 2 + i) * n + j] =
+              2.0 * d[(p * BM + BM / 2 + i) * n + j];
+    c.grid = {m / BM, 1, 1};
+    // Exact products summed in f32.
+    c.tolerance = 1e-5;
+    c.args = {viewArg(bf16, {m, k}, av), viewArg(bf16, {k, n}, bv),
+              viewArg(f32, {m, n}, {}, d),
+              viewArg(f32, {m / 2, n}, {}, expected)};
+    failures += emit(c, dir);
+  }
+  return failures;
+}
+
 int gemmCases(const std::string &dir, std::mt19937_64 &rng) {
   struct Shape {
     int64_t m, n, k;
@@ -894,9 +951,10 @@ int main(int argc, char **argv) {
   }
   std::mt19937_64 rng(seed);
   int failures = gemmCases(dir, rng) + transposedGemmCases(dir, rng) +
-                 chainedGemmCases(dir, rng) + softmaxCases(dir, rng) +
-                 ssdCases(dir, rng) + convCases(dir, rng) +
-                 levelTwoCases(dir, rng) + randomCases(dir, count, seed);
+                 chainedGemmCases(dir, rng) + workspaceReloadCases(dir, rng) +
+                 softmaxCases(dir, rng) + ssdCases(dir, rng) +
+                 convCases(dir, rng) + levelTwoCases(dir, rng) +
+                 randomCases(dir, count, seed);
   std::printf("cases written to %s (%d failures)\n", dir.c_str(), failures);
   return failures ? 1 : 0;
 }

@@ -250,6 +250,32 @@ TEST_F(InterpreterTest, StoreMasksToViewSizes) {
     }
 }
 
+TEST_F(InterpreterTest, SyncThreadsOrdersAStoreAndItsReload) {
+  // What tile-order-global-memory puts between a store and the load that
+  // reads it back: the program's ops run in order here, so the load sees
+  // the store (the reload doubles what was stored, then writes y).
+  const char *src = R"(
+tile.kernel @reload(%x: !tile.view<?xf32>, %w: !tile.view<?xf32>, %y: !tile.view<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<8xf32>
+  tile.store %t, %w[%c0] : tensor<8xf32> -> !tile.view<?xf32>
+  tile.sync_threads
+  %u = tile.load %w[%c0] : !tile.view<?xf32> -> tensor<8xf32>
+  %v = arith.addf %u, %u : tensor<8xf32>
+  tile.store %v, %y[%c0] : tensor<8xf32> -> !tile.view<?xf32>
+  tile.return
+}
+)";
+  Buffer x = filled(DType::f32, {8}, {1, 2, 3, 4, 5, 6, 7, 8});
+  Buffer w(DType::f32, {8}), y(DType::f32, {8});
+  w.poison();
+  y.poison();
+  Status st = run(src, "reload", {view(x), view(w), view(y)});
+  ASSERT_TRUE(st) << st.message;
+  for (int64_t i = 0; i < 8; ++i)
+    EXPECT_EQ(y.get(i), 2.0 * double(i + 1));
+}
+
 TEST_F(InterpreterTest, NegativeAndFarTileIndicesReadPadding) {
   const char *src = R"mlir(
 tile.kernel @far(%x: !tile.view<?xi32>, %o: !tile.view<?xi32>) {

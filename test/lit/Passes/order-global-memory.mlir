@@ -1,0 +1,167 @@
+// RUN: tile-opt %s -split-input-file --tile-order-global-memory | FileCheck %s
+// The whole pipeline keeps the barrier: bar.sync between the store and the
+// load that reads it back.
+// RUN: tile-compile %s --target sm_90a | FileCheck %s --check-prefix=PTX
+
+// A tile stored and loaded back: other threads may read what one wrote, so
+// a barrier goes between them. A load after a load, or a store after a
+// store, needs none.
+// CHECK-LABEL: tile.kernel @read_after_write
+// CHECK:         tile.store %{{.*}}, %arg1
+// CHECK-NEXT:    tile.store %{{.*}}, %arg1
+// CHECK-NEXT:    tile.sync_threads
+// CHECK-NEXT:    tile.load %arg1
+// CHECK-NEXT:    tile.load %arg1
+// CHECK-NOT:     tile.sync_threads
+// CHECK:         tile.return
+// PTX-LABEL: .entry read_after_write(
+// PTX:         st.global
+// PTX:         bar.sync 0;
+// PTX:         ld.global
+tile.kernel @read_after_write(%x: !tile.view<?x?xf32>, %work: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  tile.store %t, %work[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  tile.store %t, %work[%c1, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  %u = tile.load %work[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  %v = tile.load %work[%c1, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  %s = arith.addf %u, %v : tensor<64x64xf32>
+  tile.store %s, %y[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// A store over what was read: the readers must be done first. Distinct
+// views need nothing, and an existing barrier already orders.
+// CHECK-LABEL: tile.kernel @write_after_read
+// CHECK:         tile.load %arg0
+// CHECK-NEXT:    tile.store %{{.*}}, %arg1
+// CHECK-NEXT:    tile.sync_threads
+// CHECK-NEXT:    tile.store %{{.*}}, %arg0
+// CHECK-NEXT:    tile.sync_threads
+// CHECK-NEXT:    tile.load %arg1
+// CHECK-NOT:     tile.sync_threads
+// CHECK:         tile.return
+tile.kernel @write_after_read(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  tile.store %t, %y[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  tile.store %t, %x[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  tile.sync_threads
+  %u = tile.load %y[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+// In a loop that loads a view and stores it back: the store waits for
+// this iteration's readers, and the next iteration's load for this
+// iteration's store (a barrier at the top of the body).
+// CHECK-LABEL: tile.kernel @loop_carried
+// CHECK:         scf.for
+// CHECK-NEXT:      tile.sync_threads
+// CHECK-NEXT:      tile.load %arg0
+// CHECK:           tile.sync_threads
+// CHECK-NEXT:      tile.store %{{.*}}, %arg0
+// CHECK-NEXT:    }
+tile.kernel @loop_carried(%w: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %t = tile.load %w[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+    %d = arith.addf %t, %t : tensor<64x64xf32>
+    tile.store %d, %w[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  }
+  tile.return
+}
+
+// -----
+
+// A view written before a loop that only reads it: one barrier before the
+// loop, none in it, and none after it (the barrier before the loop orders
+// the store whether the loop runs or not).
+// CHECK-LABEL: tile.kernel @before_loop
+// CHECK:         tile.store %{{.*}}, %arg1
+// CHECK-NEXT:    tile.sync_threads
+// CHECK-NEXT:    scf.for
+// CHECK-NOT:       tile.sync_threads
+// CHECK:         }
+// CHECK-NEXT:    tile.load %arg1
+tile.kernel @before_loop(%x: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  tile.store %t, %w[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %u = tile.load %w[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+    tile.store %u, %y[%i, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  }
+  %v = tile.load %w[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  tile.store %v, %y[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// A store in one branch of an scf.if: the load after it may follow it. A
+// barrier in both branches orders it; in one only, not.
+// CHECK-LABEL: tile.kernel @branches
+// CHECK:         scf.if
+// CHECK:         tile.sync_threads
+// CHECK-NEXT:    tile.load %arg1
+// CHECK:         scf.if
+// CHECK:           tile.sync_threads
+// CHECK:         } else {
+// CHECK:           tile.sync_threads
+// CHECK:         }
+// CHECK-NEXT:    tile.load %arg1
+tile.kernel @branches(%x: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c = arith.cmpi eq, %k, %c0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  scf.if %c {
+    tile.store %t, %w[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  }
+  %u = tile.load %w[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  tile.store %u, %x[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  scf.if %c {
+    tile.store %t, %w[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.sync_threads
+  } else {
+    tile.store %u, %w[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.sync_threads
+  }
+  %v = tile.load %w[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+// scf.while: the condition region runs before every body and once more at
+// the end. The body's store follows the condition's load (the readers
+// first), and the condition's next load follows the store.
+// CHECK-LABEL: tile.kernel @while_loop
+// CHECK:         scf.while
+// CHECK-NEXT:      tile.sync_threads
+// CHECK-NEXT:      tile.load %arg0
+// CHECK:         } do {
+// CHECK:           tile.sync_threads
+// CHECK-NEXT:      tile.store %{{.*}}, %arg0
+tile.kernel @while_loop(%w: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.while (%i = %c0) : (index) -> index {
+    %t = tile.load %w[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+    %more = arith.cmpi slt, %i, %n : index
+    scf.condition(%more) %i : index
+  } do {
+  ^bb0(%j: index):
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    tile.store %z, %w[%j, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    %next = arith.addi %j, %c1 : index
+    scf.yield %next : index
+  }
+  tile.return
+}
