@@ -29,8 +29,6 @@ void registerLoweringDialects(DialectRegistry &registry) {
 void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   tile::TileAssignLayoutsOptions layouts;
   layouts.numWarps = options.numWarps;
-  // First, while loads and stores are where the author wrote them.
-  pm.addPass(tile::createTileOrderGlobalMemory());
   if (options.latencyHints)
     pm.addPass(tile::createTileInsertLatencyHints());
   pm.addPass(tile::createTileAssignLayouts(layouts));
@@ -45,6 +43,9 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(tile::createTileRemoveLayoutConversions(conversions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // With the layouts final (an in-place update of a tile each thread owns
+  // needs no barrier) and before tile-pipeline moves loads.
+  pm.addPass(tile::createTileOrderGlobalMemory());
   if (options.pipeline) {
     tile::TilePipelineOptions pipeline;
     pipeline.stages = options.stages;

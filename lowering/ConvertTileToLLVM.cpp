@@ -2,6 +2,7 @@
 //----------------===//
 
 #include "lowering/LoweringPasses.h"
+#include "lowering/LoweringUtils.h"
 #include "lowering/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -43,6 +44,19 @@ struct ConvertTileToLLVMPass
     });
     if (missing.wasInterrupted())
       return signalPassFailure();
+
+    // Loads of a view their kernel stores to stay where they are
+    // (LoweringUtils.h).
+    module.walk([](tile::KernelOp kernel) {
+      llvm::SmallPtrSet<Value, 4> written;
+      kernel.walk(
+          [&](tile::StoreOp store) { written.insert(store.getView()); });
+      kernel.walk([&](tile::LoadOp load) {
+        if (written.contains(load.getView()))
+          load->setAttr(kReadsWrittenViewAttr,
+                        UnitAttr::get(load->getContext()));
+      });
+    });
 
     // The option bounds every kernel without a bound of its own; the
     // blocks must fit an SM's 64 warps.

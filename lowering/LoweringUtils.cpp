@@ -262,7 +262,7 @@ Value createL2Policy(OpBuilder &b, Location loc, tile::CachePolicy policy) {
 }
 
 Value predicatedLoad(OpBuilder &b, Location loc, Type elementType, Value ptr,
-                     Value pred, Value other, Value policy) {
+                     Value pred, Value other, Value policy, bool ordered) {
   auto [bitsType, cls] = bitsOf(b, elementType);
   int64_t bytes = elementBytes(elementType);
   std::string width = bytes == 1 ? "u8" : "b" + std::to_string(8 * bytes);
@@ -278,7 +278,7 @@ Value predicatedLoad(OpBuilder &b, Location loc, Type elementType, Value ptr,
     operands.push_back(policy);
   auto op = LLVM::InlineAsmOp::create(
       b, loc, bitsType, operands, asmText, constraints,
-      /*has_side_effects=*/false, /*is_align_stack=*/false,
+      /*has_side_effects=*/ordered, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
       ArrayAttr());
   return fromBits(b, loc, op.getResult(0), elementType);

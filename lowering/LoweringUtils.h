@@ -95,9 +95,19 @@ void barrier(OpBuilder &b, Location loc);
 
 /// Predicated global memory access through inline PTX: loads `other` where
 /// `pred` is false; stores nothing where it is false. With an L2 `policy`
-/// (from createL2Policy) the access carries `.L2::cache_hint`.
+/// (from createL2Policy) the access carries `.L2::cache_hint`. An `ordered`
+/// load is asm with side effects, so that nothing merges or moves it across
+/// the kernel's stores and barriers (kReadsWrittenViewAttr).
 Value predicatedLoad(OpBuilder &b, Location loc, Type elementType, Value ptr,
-                     Value pred, Value other, Value policy = Value());
+                     Value pred, Value other, Value policy = Value(),
+                     bool ordered = false);
+
+/// Set by convert-tile-to-llvm on the tile.loads of a view their kernel
+/// also stores to: their ld.global must stay where they are, after the
+/// barrier tile-order-global-memory put before them (CSE would otherwise
+/// merge a reload with the load before the store).
+inline constexpr llvm::StringLiteral kReadsWrittenViewAttr =
+    "tile.reads_written_view";
 void predicatedStore(OpBuilder &b, Location loc, Value ptr, Value value,
                      Value pred, Value policy = Value());
 

@@ -368,10 +368,11 @@ guardAndPolicy(Value pred, Value policy, int64_t next,
 }
 
 /// One ld.global of `width` consecutive elements at `ptr`; predicated (zeros
-/// where `pred` is false) when `pred` is given.
+/// where `pred` is false) when `pred` is given; `ordered` as for
+/// predicatedLoad.
 SmallVector<Value> vectorLoad(OpBuilder &b, Location loc, Type element,
                               int64_t width, Value ptr, Value pred,
-                              Value policy) {
+                              Value policy, bool ordered) {
   Words words = wordsFor(b, element, width);
   std::string text;
   if (pred)
@@ -397,8 +398,9 @@ SmallVector<Value> vectorLoad(OpBuilder &b, Location loc, Type element,
       LLVM::LLVMStructType::getLiteral(b.getContext(), resultTypes);
   auto asmOp = LLVM::InlineAsmOp::create(
       b, loc, words.count == 1 ? Type(words.type) : Type(structType), operands,
-      text, constraints, false, false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr(), ArrayAttr());
+      text, constraints, /*has_side_effects=*/ordered, false,
+      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
   SmallVector<Value> values;
   for (int64_t w = 0; w < words.count; ++w) {
     Value word = words.count == 1 ? asmOp.getResult(0)
@@ -459,6 +461,7 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
     const int64_t vectorBytes = width * elementBytes(element);
     Value trueValue = LLVM::ConstantOp::create(
         rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
+    const bool ordered = op->hasAttr(kReadsWrittenViewAttr);
 
     // Every element predicated on its own bounds; vectors where aligned.
     // Behind the whole-tile branch its address arithmetic stays cold.
@@ -471,7 +474,7 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
         addresses.at(r0, width, ptrs, inBounds);
         if (width == 1) {
           values.push_back(predicatedLoad(rewriter, loc, element, ptrs[0],
-                                          inBounds[0], other, policy));
+                                          inBounds[0], other, policy, ordered));
           continue;
         }
         // One vector load, or one predicated load per element (edges,
@@ -479,13 +482,13 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
         Value vec = vectorCondition(rewriter, loc, addresses.fields(), ptrs[0],
                                     inBounds, vectorBytes);
         Value scalarPath = LLVM::XOrOp::create(rewriter, loc, vec, trueValue);
-        SmallVector<Value> vectorValues =
-            vectorLoad(rewriter, loc, element, width, ptrs[0], vec, policy);
+        SmallVector<Value> vectorValues = vectorLoad(
+            rewriter, loc, element, width, ptrs[0], vec, policy, ordered);
         for (int64_t i = 0; i < width; ++i) {
           Value pred =
               LLVM::AndOp::create(rewriter, loc, scalarPath, inBounds[i]);
           Value scalar = predicatedLoad(rewriter, loc, element, ptrs[i], pred,
-                                        other, policy);
+                                        other, policy, ordered);
           values.push_back(LLVM::SelectOp::create(rewriter, loc, vec,
                                                   vectorValues[i], scalar));
         }
@@ -513,10 +516,10 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
           Value ptr = addresses.at(r0);
           if (width == 1)
             fast.push_back(predicatedLoad(rewriter, loc, element, ptr,
-                                          trueValue, other, policy));
+                                          trueValue, other, policy, ordered));
           else
             llvm::append_range(fast, vectorLoad(rewriter, loc, element, width,
-                                                ptr, Value(), policy));
+                                                ptr, Value(), policy, ordered));
         }
         scf::YieldOp::create(rewriter, loc, fast);
         rewriter.setInsertionPointToEnd(&branch.getElseRegion().front());

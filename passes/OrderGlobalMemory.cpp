@@ -23,16 +23,27 @@
 // ordered once, before the loop, not in every iteration.
 //
 // Views are compared as values: distinct view arguments are taken not to
-// overlap in memory (the runtimes hand each its own buffer).
+// overlap in memory (the runtimes hand each its own buffer). Two accesses
+// of a view do not conflict when their tiles are disjoint (one shape,
+// different constant indices along a dimension) or are one tile in a
+// layout where every element has one owner: an in-place update, whose
+// threads each read and write their own elements (the cuFFT baseline's
+// spectrum product). The lowering keeps such loads in place too: the
+// ld.global of a view the kernel stores to is asm with side effects
+// (convert-tile-to-llvm), and tile-pipeline copies no such view with TMA,
+// whose async proxy a bar.sync does not order.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 
+#include "dialect/LinearLayout.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace tessera::tile {
 #define GEN_PASS_DEF_TILEORDERGLOBALMEMORY
@@ -42,33 +53,104 @@ using namespace mlir;
 
 namespace {
 
-/// The views accessed since the last barrier.
+/// One load or store: its view, tile indices and tile type.
+struct Access {
+  Value view;
+  SmallVector<Value> indices;
+  Type type;
+
+  bool operator==(const Access &o) const {
+    return view == o.view && indices == o.indices && type == o.type;
+  }
+};
+
+Access accessOf(LoadOp load) {
+  return {load.getView(), SmallVector<Value>(load.getIndices()),
+          load.getType()};
+}
+Access accessOf(StoreOp store) {
+  return {store.getView(), SmallVector<Value>(store.getIndices()),
+          store.getValue().getType()};
+}
+
+/// Whether each element of a tile of `type` is held by one thread only
+/// (a layout with no lane or warp broadcast): two accesses of one tile in
+/// such a layout touch each element from the same thread.
+bool ownedByOneThread(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  Attribute layout = tensor ? getLayout(tensor) : Attribute();
+  if (!layout)
+    return false;
+  LinearLayout ll = LinearLayout::get(layout, tensor.getShape());
+  for (LinearLayout::InDim in : {LinearLayout::Lane, LinearLayout::Warp})
+    for (int bit = 0; bit < ll.numBits(in); ++bit)
+      if (ll.isBroadcastBit(in, bit))
+        return false;
+  return true;
+}
+
+/// Whether `a` and `b` may touch one element from different threads: same
+/// view, not provably disjoint tiles (the same shape at different constant
+/// indices along a dimension), and not the same tile in a layout that
+/// gives every element one owner (an in-place update: each thread reads
+/// and writes its own elements, in its own order).
+bool conflict(const Access &a, const Access &b) {
+  if (a.view != b.view)
+    return false;
+  if (a == b && ownedByOneThread(a.type))
+    return false;
+  auto sa = cast<RankedTensorType>(a.type).getShape();
+  auto sb = cast<RankedTensorType>(b.type).getShape();
+  if (sa == sb && a.indices.size() == b.indices.size())
+    for (auto [x, y] : llvm::zip(a.indices, b.indices)) {
+      std::optional<int64_t> cx = getConstantIntValue(x),
+                             cy = getConstantIntValue(y);
+      if (cx && cy && *cx != *cy)
+        return false;
+    }
+  return true;
+}
+
+/// The loads and stores since the last barrier.
 struct Pending {
-  llvm::DenseSet<Value> reads, writes;
+  SmallVector<Access> reads, writes;
 
   void clear() {
     reads.clear();
     writes.clear();
   }
+  static void add(SmallVector<Access> &to, const Access &a) {
+    if (!llvm::is_contained(to, a))
+      to.push_back(a);
+  }
   void merge(const Pending &o) {
-    reads.insert(o.reads.begin(), o.reads.end());
-    writes.insert(o.writes.begin(), o.writes.end());
+    for (const Access &a : o.reads)
+      add(reads, a);
+    for (const Access &a : o.writes)
+      add(writes, a);
   }
-  bool operator==(const Pending &o) const {
-    return reads == o.reads && writes == o.writes;
+  /// As sets (merge only adds).
+  bool sameAs(const Pending &o) const {
+    return reads.size() == o.reads.size() && writes.size() == o.writes.size();
   }
-  bool conflictsWithLoad(Value view) const { return writes.contains(view); }
-  bool conflictsWithStore(Value view) const { return reads.contains(view); }
+  bool conflictsWithLoad(const Access &load) const {
+    return llvm::any_of(writes,
+                        [&](const Access &w) { return conflict(w, load); });
+  }
+  bool conflictsWithStore(const Access &store) const {
+    return llvm::any_of(reads,
+                        [&](const Access &r) { return conflict(r, store); });
+  }
 };
 
-/// Every view `op` (and what it holds) loads and stores.
+/// Every load and store `op` holds.
 Pending accessesOf(Operation *op) {
   Pending all;
   op->walk([&](Operation *inner) {
     if (auto load = dyn_cast<LoadOp>(inner))
-      all.reads.insert(load.getView());
+      Pending::add(all.reads, accessOf(load));
     else if (auto store = dyn_cast<StoreOp>(inner))
-      all.writes.insert(store.getView());
+      Pending::add(all.writes, accessOf(store));
   });
   return all;
 }
@@ -94,17 +176,16 @@ private:
 
   /// The state at the top of a loop body: `entry` and whatever an
   /// iteration leaves pending for the next (`iterate` walks one iteration).
+  /// Each round only adds views the loop accesses, so it ends.
   template <typename Fn> Pending topOfLoop(const Pending &entry, Fn iterate) {
     Pending in = entry;
-    for (int round = 0; round < 8; ++round) {
-      Pending next = entry;
-      next.merge(in);
+    while (true) {
+      Pending next = in;
       next.merge(iterate(in));
-      if (next == in)
-        break;
+      if (next.sameAs(in))
+        return in;
       in = std::move(next);
     }
-    return in;
   }
 
   void visit(Operation *op, Pending &state, bool insert) {
@@ -113,15 +194,17 @@ private:
       return;
     }
     if (auto load = dyn_cast<LoadOp>(op)) {
-      if (state.conflictsWithLoad(load.getView()))
+      Access a = accessOf(load);
+      if (state.conflictsWithLoad(a))
         barrierBefore(op, state, insert);
-      state.reads.insert(load.getView());
+      Pending::add(state.reads, a);
       return;
     }
     if (auto store = dyn_cast<StoreOp>(op)) {
-      if (state.conflictsWithStore(store.getView()))
+      Access a = accessOf(store);
+      if (state.conflictsWithStore(a))
         barrierBefore(op, state, insert);
-      state.writes.insert(store.getView());
+      Pending::add(state.writes, a);
       return;
     }
     if (op->getNumRegions() == 0)
@@ -130,12 +213,14 @@ private:
     // before it instead of one in each iteration.
     if (isa<scf::ForOp, scf::WhileOp>(op)) {
       Pending inside = accessesOf(op);
-      bool conflict =
-          llvm::any_of(inside.reads,
-                       [&](Value v) { return state.conflictsWithLoad(v); }) ||
-          llvm::any_of(inside.writes,
-                       [&](Value v) { return state.conflictsWithStore(v); });
-      if (conflict)
+      bool conflicts = llvm::any_of(inside.reads,
+                                    [&](const Access &a) {
+                                      return state.conflictsWithLoad(a);
+                                    }) ||
+                       llvm::any_of(inside.writes, [&](const Access &a) {
+                         return state.conflictsWithStore(a);
+                       });
+      if (conflicts)
         barrierBefore(op, state, insert);
     }
     if (auto loop = dyn_cast<scf::ForOp>(op)) {

@@ -20,8 +20,13 @@ def TileOrderGlobalMemory
     (either may have run), and around loops (the previous iteration's
     accesses count at the top of the body; a loop that may not run leaves
     the accesses before it pending). Distinct view arguments are taken not
-    to overlap in memory; views are compared as values. Two stores of one
-    element are not ordered (as in CUDA without a barrier).
+    to overlap in memory; views are compared as values. Two accesses do not
+    conflict when their tiles are provably disjoint (one shape, different
+    constant indices along a dimension) or are the same tile in a layout
+    that gives each element one owner (an in-place update: every thread
+    reads and writes its own elements), so the pass runs once layouts are
+    final; without layouts every access of a view counts. Two stores of
+    one element are not ordered (as in CUDA without a barrier).
   }];
   let dependentDialects = ["::tessera::tile::TileDialect"];
 }

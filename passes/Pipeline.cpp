@@ -108,7 +108,10 @@ std::optional<Prefetch> prefetchOf(scf::ForOp loop, Value operand) {
     return std::nullopt;
   // A copy issued stages ahead would read before this iteration's stores
   // to the same view (an in-place update); distinct views do not overlap.
-  if (storesTo(loop, load.getView()))
+  // Nor a view the kernel writes anywhere: a bulk copy reads through the
+  // async proxy, which tile-order-global-memory's bar.sync does not order
+  // after the kernel's own stores.
+  if (storesTo(arg.getOwner()->getParentOp(), load.getView()))
     return std::nullopt;
   for (Operation *user : alloc->getUsers())
     if (!isa<WarpgroupMmaOp, LocalLoadOp>(user))

@@ -13,7 +13,9 @@
 // CHECK:         nvvm.read.ptx.sreg.tid.x
 // CHECK:         llvm.icmp "ult" %{{.*}}, %{{.*}} : i64
 // CHECK:         llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK:         llvm.inline_asm "mov.b32 $0, $2;\0A\09@$3 ld.global.b32 $0, [$1];", "=r,l,r,b"
+// The kernel stores to the view it loads (in place): its loads are asm with
+// side effects, so that nothing merges or moves them across the stores.
+// CHECK:         llvm.inline_asm has_side_effects "mov.b32 $0, $2;\0A\09@$3 ld.global.b32 $0, [$1];", "=r,l,r,b"
 // CHECK-COUNT-7: ld.global.b32
 // CHECK:         arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK:         llvm.inline_asm has_side_effects "@$2 st.global.b32 [$0], $1;", "l,r,b"
