@@ -73,15 +73,20 @@ Access accessOf(StoreOp store) {
           store.getValue().getType()};
 }
 
-/// Whether each element of a tile of `type` is held by one thread only
-/// (a layout with no lane or warp broadcast): two accesses of one tile in
-/// such a layout touch each element from the same thread.
-bool ownedByOneThread(Type type) {
+/// Whether each element of a tile of `type` is held by one thread only of
+/// a kernel on `warps` warps (a layout over all its lanes and warps, with
+/// no lane or warp broadcast): two accesses of one tile in such a layout
+/// touch each element from the same thread.
+bool ownedByOneThread(Type type, int64_t warps) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   Attribute layout = tensor ? getLayout(tensor) : Attribute();
   if (!layout)
     return false;
   LinearLayout ll = LinearLayout::get(layout, tensor.getShape());
+  // Warps (or lanes) the layout does not span hold copies of every element.
+  if (ll.numBits(LinearLayout::Lane) != 5 ||
+      (int64_t(1) << ll.numBits(LinearLayout::Warp)) != warps)
+    return false;
   for (LinearLayout::InDim in : {LinearLayout::Lane, LinearLayout::Warp})
     for (int bit = 0; bit < ll.numBits(in); ++bit)
       if (ll.isBroadcastBit(in, bit))
@@ -94,10 +99,10 @@ bool ownedByOneThread(Type type) {
 /// indices along a dimension), and not the same tile in a layout that
 /// gives every element one owner (an in-place update: each thread reads
 /// and writes its own elements, in its own order).
-bool conflict(const Access &a, const Access &b) {
+bool conflict(const Access &a, const Access &b, int64_t warps) {
   if (a.view != b.view)
     return false;
-  if (a == b && ownedByOneThread(a.type))
+  if (a == b && ownedByOneThread(a.type, warps))
     return false;
   auto sa = cast<RankedTensorType>(a.type).getShape();
   auto sb = cast<RankedTensorType>(b.type).getShape();
@@ -133,13 +138,13 @@ struct Pending {
   bool sameAs(const Pending &o) const {
     return reads.size() == o.reads.size() && writes.size() == o.writes.size();
   }
-  bool conflictsWithLoad(const Access &load) const {
-    return llvm::any_of(writes,
-                        [&](const Access &w) { return conflict(w, load); });
+  bool conflictsWithLoad(const Access &load, int64_t warps) const {
+    return llvm::any_of(
+        writes, [&](const Access &w) { return conflict(w, load, warps); });
   }
-  bool conflictsWithStore(const Access &store) const {
-    return llvm::any_of(reads,
-                        [&](const Access &r) { return conflict(r, store); });
+  bool conflictsWithStore(const Access &store, int64_t warps) const {
+    return llvm::any_of(
+        reads, [&](const Access &r) { return conflict(r, store, warps); });
   }
 };
 
@@ -157,6 +162,8 @@ Pending accessesOf(Operation *op) {
 
 class Orderer {
 public:
+  explicit Orderer(int64_t warps) : warps(warps) {}
+
   /// Walks `block` from `state`; returns the state at its end. With
   /// `insert` false, only computes it (as if the barriers were there).
   Pending walk(Block &block, Pending state, bool insert) {
@@ -166,6 +173,9 @@ public:
   }
 
 private:
+  /// The kernel's warps (numWarpsOf).
+  int64_t warps;
+
   void barrierBefore(Operation *op, Pending &state, bool insert) {
     if (insert) {
       OpBuilder b(op);
@@ -195,14 +205,14 @@ private:
     }
     if (auto load = dyn_cast<LoadOp>(op)) {
       Access a = accessOf(load);
-      if (state.conflictsWithLoad(a))
+      if (state.conflictsWithLoad(a, warps))
         barrierBefore(op, state, insert);
       Pending::add(state.reads, a);
       return;
     }
     if (auto store = dyn_cast<StoreOp>(op)) {
       Access a = accessOf(store);
-      if (state.conflictsWithStore(a))
+      if (state.conflictsWithStore(a, warps))
         barrierBefore(op, state, insert);
       Pending::add(state.writes, a);
       return;
@@ -215,10 +225,10 @@ private:
       Pending inside = accessesOf(op);
       bool conflicts = llvm::any_of(inside.reads,
                                     [&](const Access &a) {
-                                      return state.conflictsWithLoad(a);
+                                      return state.conflictsWithLoad(a, warps);
                                     }) ||
                        llvm::any_of(inside.writes, [&](const Access &a) {
-                         return state.conflictsWithStore(a);
+                         return state.conflictsWithStore(a, warps);
                        });
       if (conflicts)
         barrierBefore(op, state, insert);
@@ -261,7 +271,7 @@ struct TileOrderGlobalMemoryPass
   void runOnOperation() override {
     getOperation().walk([](KernelOp kernel) {
       for (Block &block : kernel->getRegion(0))
-        Orderer().walk(block, Pending(), /*insert=*/true);
+        Orderer(numWarpsOf(kernel)).walk(block, Pending(), /*insert=*/true);
     });
   }
 };

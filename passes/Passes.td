@@ -23,9 +23,10 @@ def TileOrderGlobalMemory
     to overlap in memory; views are compared as values. Two accesses do not
     conflict when their tiles are provably disjoint (one shape, different
     constant indices along a dimension) or are the same tile in a layout
-    that gives each element one owner (an in-place update: every thread
-    reads and writes its own elements), so the pass runs once layouts are
-    final; without layouts every access of a view counts. Two stores of
+    that gives each element one owner among all the kernel's threads (an
+    in-place update: every thread reads and writes its own elements), so
+    the pass runs once layouts are final (the runtime refuses a written
+    view whose elements share addresses); without layouts every access of a view counts. Two stores of
     one element are not ordered (as in CUDA without a barrier).
   }];
   let dependentDialects = ["::tessera::tile::TileDialect"];

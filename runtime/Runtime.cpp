@@ -237,15 +237,41 @@ ByteSpan spanOf(const ViewArg &view, ScalarType type) {
           view.data + uint64_t((high + 1) * bytes)};
 }
 
+/// Whether two elements of `view` may share an address: with the
+/// dimensions of more than one element ordered by |stride|, each stride
+/// must pass the reach of the smaller ones (stride 0 never does).
+bool overlapsItself(const ViewArg &view) {
+  std::vector<std::pair<int64_t, int64_t>> dims; // |stride|, size
+  for (size_t d = 0; d < view.sizes.size(); ++d)
+    if (view.sizes[d] > 1)
+      dims.push_back({view.strides[d] < 0 ? -view.strides[d] : view.strides[d],
+                      view.sizes[d]});
+  std::sort(dims.begin(), dims.end());
+  int64_t reach = 0; // of the dimensions so far, in elements
+  for (auto [stride, size] : dims) {
+    if (stride <= reach)
+      return true;
+    reach += (size - 1) * stride;
+  }
+  return false;
+}
+
 /// A view the kernel writes must not overlap another view argument: the
 /// compiler reorders and prefetches loads assuming distinct views do not
 /// alias, so an overlap would silently give a wrong answer. (Conservative:
-/// the byte ranges the views span, which interleaved views share.)
+/// the byte ranges the views span, which interleaved views share.) Nor
+/// itself: tile-order-global-memory orders a program's accesses to one
+/// view by its tiles, which must then be its elements' addresses.
 Status checkNoAliasing(const KernelInfo &info, const std::vector<Arg> &args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const auto *a = std::get_if<ViewArg>(&args[i]);
     if (!a || !info.args[i].written)
       continue;
+    if (overlapsItself(*a))
+      return Status::error(describeArg(info, i) +
+                           " (written by the kernel) maps two elements to one "
+                           "address (a zero or overlapping stride); views a "
+                           "kernel writes must not overlap themselves");
     const ByteSpan sa = spanOf(*a, info.args[i].type);
     for (size_t j = 0; j < args.size(); ++j) {
       const auto *b = std::get_if<ViewArg>(&args[j]);

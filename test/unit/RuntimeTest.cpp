@@ -803,6 +803,40 @@ TEST(PackArgsTest, WrittenViewsMustNotAlias) {
                   .ok);
 }
 
+TEST(PackArgsTest, WrittenViewsMustNotOverlapThemselves) {
+  KernelInfo info;
+  info.name = "k";
+  info.args = {view("x", ScalarType::f32, 1, 4),
+               view("y", ScalarType::f32, 2, 4),
+               scalar("n", ScalarType::index)};
+  info.args[1].written = true;
+  // A written view whose own elements share addresses: stride 0, or rows
+  // that overlap (tile-order-global-memory orders a view's accesses by
+  // tile). Read-only, or with gaps or reversed, it is fine.
+  const struct {
+    const char *what;
+    Arg y;
+    bool ok;
+  } selfCases[] = {
+      {"stride 0", viewArg(0x2000, {2, 4}, {0, 1}), false},
+      {"rows overlap", viewArg(0x2000, {2, 4}, {2, 1}), false},
+      {"transposed, rows overlap", viewArg(0x2000, {4, 2}, {1, 2}), false},
+      {"rows with gaps", viewArg(0x2000, {2, 4}, {8, 1}), true},
+      {"reversed rows", viewArg(0x2040, {2, 4}, {-4, 1}), true},
+      {"broadcast along a dimension of one", viewArg(0x2000, {1, 4}, {0, 1}),
+       true},
+  };
+  for (const auto &c : selfCases) {
+    SCOPED_TRACE(c.what);
+    PackedArgs packed;
+    Status s = packArgs(info, {viewArg(0x1000, {4}, {1}), c.y, int64_t(4)},
+                        packed);
+    EXPECT_EQ(s.ok, c.ok) << s.message;
+    if (!c.ok)
+      EXPECT_CONTAINS(s.message, "maps two elements to one address");
+  }
+}
+
 TEST(PackArgsTest, ArgumentCount) {
   KernelInfo info = packInfo();
   PackedArgs packed;
