@@ -829,8 +829,8 @@ TEST(PackArgsTest, WrittenViewsMustNotOverlapThemselves) {
   for (const auto &c : selfCases) {
     SCOPED_TRACE(c.what);
     PackedArgs packed;
-    Status s = packArgs(info, {viewArg(0x1000, {4}, {1}), c.y, int64_t(4)},
-                        packed);
+    Status s =
+        packArgs(info, {viewArg(0x1000, {4}, {1}), c.y, int64_t(4)}, packed);
     EXPECT_EQ(s.ok, c.ok) << s.message;
     if (!c.ok)
       EXPECT_CONTAINS(s.message, "maps two elements to one address");
