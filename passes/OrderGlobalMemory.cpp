@@ -138,24 +138,37 @@ struct Pending {
   bool sameAs(const Pending &o) const {
     return reads.size() == o.reads.size() && writes.size() == o.writes.size();
   }
-  bool conflictsWithLoad(const Access &load, int64_t warps) const {
-    return llvm::any_of(
-        writes, [&](const Access &w) { return conflict(w, load, warps); });
-  }
-  bool conflictsWithStore(const Access &store, int64_t warps) const {
-    return llvm::any_of(
-        reads, [&](const Access &r) { return conflict(r, store, warps); });
+  /// Whether accesses made after these race with them: a read of what
+  /// they wrote, a write of what they read.
+  bool conflictsWith(const Pending &later, int64_t warps) const {
+    auto any = [&](ArrayRef<Access> earlier, ArrayRef<Access> after) {
+      return llvm::any_of(earlier, [&](const Access &e) {
+        return llvm::any_of(
+            after, [&](const Access &a) { return conflict(e, a, warps); });
+      });
+    };
+    return any(writes, later.reads) || any(reads, later.writes);
   }
 };
+
+/// The access of a tile.load or tile.store; none for other ops.
+std::optional<Pending> singleAccess(Operation *op) {
+  Pending one;
+  if (auto load = dyn_cast<LoadOp>(op))
+    one.reads.push_back(accessOf(load));
+  else if (auto store = dyn_cast<StoreOp>(op))
+    one.writes.push_back(accessOf(store));
+  else
+    return std::nullopt;
+  return one;
+}
 
 /// Every load and store `op` holds.
 Pending accessesOf(Operation *op) {
   Pending all;
   op->walk([&](Operation *inner) {
-    if (auto load = dyn_cast<LoadOp>(inner))
-      Pending::add(all.reads, accessOf(load));
-    else if (auto store = dyn_cast<StoreOp>(inner))
-      Pending::add(all.writes, accessOf(store));
+    if (std::optional<Pending> one = singleAccess(inner))
+      all.merge(*one);
   });
   return all;
 }
@@ -203,36 +216,19 @@ private:
       state.clear();
       return;
     }
-    if (auto load = dyn_cast<LoadOp>(op)) {
-      Access a = accessOf(load);
-      if (state.conflictsWithLoad(a, warps))
+    if (std::optional<Pending> one = singleAccess(op)) {
+      if (state.conflictsWith(*one, warps))
         barrierBefore(op, state, insert);
-      Pending::add(state.reads, a);
-      return;
-    }
-    if (auto store = dyn_cast<StoreOp>(op)) {
-      Access a = accessOf(store);
-      if (state.conflictsWithStore(a, warps))
-        barrierBefore(op, state, insert);
-      Pending::add(state.writes, a);
+      state.merge(*one);
       return;
     }
     if (op->getNumRegions() == 0)
       return;
     // Accesses before a loop that conflict with the loop's: one barrier
     // before it instead of one in each iteration.
-    if (isa<scf::ForOp, scf::WhileOp>(op)) {
-      Pending inside = accessesOf(op);
-      bool conflicts = llvm::any_of(inside.reads,
-                                    [&](const Access &a) {
-                                      return state.conflictsWithLoad(a, warps);
-                                    }) ||
-                       llvm::any_of(inside.writes, [&](const Access &a) {
-                         return state.conflictsWithStore(a, warps);
-                       });
-      if (conflicts)
-        barrierBefore(op, state, insert);
-    }
+    if (isa<scf::ForOp, scf::WhileOp>(op) &&
+        state.conflictsWith(accessesOf(op), warps))
+      barrierBefore(op, state, insert);
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       Pending top = topOfLoop(state, [&](const Pending &in) {
         return walk(*loop.getBody(), in, /*insert=*/false);

@@ -752,15 +752,21 @@ TEST(PackArgsTest, Errors) {
   }
 }
 
-/// A view the kernel writes may not overlap another view argument (the
-/// compiler assumes distinct views do not alias); read-only views may.
-TEST(PackArgsTest, WrittenViewsMustNotAlias) {
+/// Kernel k(x, y, n) that writes y (of rank `yRank`), f32 views.
+KernelInfo writesSecondView(int yRank) {
   KernelInfo info;
   info.name = "k";
   info.args = {view("x", ScalarType::f32, 1, 4),
-               view("y", ScalarType::f32, 1, 4),
+               view("y", ScalarType::f32, yRank, 4),
                scalar("n", ScalarType::index)};
   info.args[1].written = true;
+  return info;
+}
+
+/// A view the kernel writes may not overlap another view argument (the
+/// compiler assumes distinct views do not alias); read-only views may.
+TEST(PackArgsTest, WrittenViewsMustNotAlias) {
+  KernelInfo info = writesSecondView(1);
   struct Case {
     const char *what;
     Arg x, y;
@@ -804,12 +810,7 @@ TEST(PackArgsTest, WrittenViewsMustNotAlias) {
 }
 
 TEST(PackArgsTest, WrittenViewsMustNotOverlapThemselves) {
-  KernelInfo info;
-  info.name = "k";
-  info.args = {view("x", ScalarType::f32, 1, 4),
-               view("y", ScalarType::f32, 2, 4),
-               scalar("n", ScalarType::index)};
-  info.args[1].written = true;
+  KernelInfo info = writesSecondView(2);
   // A written view whose own elements share addresses: stride 0, or rows
   // that overlap (tile-order-global-memory orders a view's accesses by
   // tile). Read-only, or with gaps or reversed, it is fine.
