@@ -190,7 +190,8 @@ RowColumnDfts rowColumnDfts(int64_t m1, int64_t m2, int64_t half, DType dtype) {
 /// columns of F_m1 take part): A = F_m1 X, then the twiddle
 /// A[k1][n2] *= w_M^(k1 n2), then Z = A F_m2, with Z[k1][k2] = FFT(z)[k1 +
 /// m1 k2], scaled by 1/M.
-/// Its two stages apart (the inner pass runs each for two rows at once):
+/// In two stages (the inner pass runs each for two rows at once; the fused
+/// kernel takes the transform of conj(z) from the first too):
 /// A = F_m1 X, then Z = (A o twiddle) F_m2.
 Complex fftRowColumnFirst(const Complex &x, const RowColumnDfts &d,
                           DType dtype) {
@@ -199,9 +200,6 @@ Complex fftRowColumnFirst(const Complex &x, const RowColumnDfts &d,
 Complex fftRowColumnSecond(const Complex &a, const RowColumnDfts &d,
                            DType dtype) {
   return timesDft(a * d.twiddle, d.right, dtype);
-}
-Complex fftRowColumn(const Complex &x, const RowColumnDfts &d, DType dtype) {
-  return fftRowColumnSecond(fftRowColumnFirst(x, d, dtype), d, dtype);
 }
 
 /// The transforms of z and of conj(z) by fftRowColumn, from the same four
@@ -254,11 +252,6 @@ Tile negatedRowColumn(const Tile &Z, int64_t m1, int64_t m2,
   rows = rows % double(m1);
   Tile cols = ((double(2 * m2) - k2) - borrow) % double(m2);
   return dsl::gather(dsl::gather(Z, rows, 0), cols, 1);
-}
-Complex negatedRowColumn(const Complex &Z, int64_t m1, int64_t m2,
-                         const Scalar &shift = Scalar()) {
-  return {negatedRowColumn(Z.re, m1, m2, shift),
-          negatedRowColumn(Z.im, m1, m2, shift)};
 }
 
 /// (n - shift - k) mod n for k in [0, n): the index of -k (shifted) in a
@@ -318,14 +311,8 @@ void fusedRowColumn(KernelArgs &args, const Plan &p, const Config &c,
       z = {z.re * g.re, z.im * g.im};
     }
     const RowColumnDfts dfts = rowColumnDfts(m1, m2, half, c.dtype);
-    // Z = FFT(z) and conj(Z[-k]), which is FFT(conj z)[k].
-    Complex Z, Zc;
-    if (p.conjugatePartners) {
-      std::tie(Z, Zc) = fftRowColumnWithConjugate(z, dfts, c.dtype);
-    } else {
-      Z = fftRowColumn(z, dfts, c.dtype);
-      Zc = conj(negatedRowColumn(Z, m1, m2));
-    }
+    // Z = FFT(z) and conj(Z[-k]), which is FFT(conj z)[k] (Plan).
+    auto [Z, Zc] = fftRowColumnWithConjugate(z, dfts, c.dtype);
     // Load indices count tiles: tile (4 h + r) of m1 rows.
     auto row = [&](int64_t r) {
       return load(spectrum, {h * Scalar(4) + Scalar(r), 0}, {m1, m2});

@@ -33,13 +33,16 @@ std::vector<int64_t> radices(int64_t n) {
 
 namespace {
 /// The row-column factors {m1, m2} of an FFT of size n, or none outside
-/// 512..4096: m1 = 64 rows (32 at 512), 16 per warp of the 4 (2) warps the
-/// kernels run on, so every warp's rows of the left product's result are
-/// the A fragments of the right product, in registers.
+/// 512..4096: m1 = 64 rows (32 at 512, 128 at 4096), 16 per warp of the 4
+/// (2, 8) warps the kernels run on, so every warp's rows of the left
+/// product's result are the A fragments of the right product, in
+/// registers. At 4096, 128 x 32 keeps a warp's share of the transform at
+/// 16 x 32, as at 2048: 64 x 64 on eight warps ran 0.626 ms, 128 x 32
+/// 0.482 (H200, bf16, 16 x 768, same flags; session 23).
 std::optional<std::vector<int64_t>> rowColumnFactors(int64_t n) {
   if (n < 512 || n > 4096)
     return std::nullopt;
-  const int64_t m1 = n == 512 ? 32 : 64;
+  const int64_t m1 = n == 512 ? 32 : n == 4096 ? 128 : 64;
   return std::vector<int64_t>{m1, n / m1};
 }
 } // namespace
@@ -60,9 +63,6 @@ Plan plan(int64_t seqlen, bool forceMultiPass) {
     p.rowColumn = true;
     p.rowsPerProgram = 16;
     p.factors = *rowColumnFactors(p.M);
-    // H200, bf16, 16 x 768: 512 0.089 -> 0.062 ms, 1K 0.155 -> 0.120, 2K
-    // 0.244 -> 0.212; 4K 0.631 -> 0.841 (76 bytes of spills).
-    p.conjugatePartners = p.M <= 2048;
     return p;
   }
   // A row-column inner FFT of 1024 at every size from 8K (outer 8 to 64).
@@ -173,7 +173,7 @@ std::vector<const char *> planKernels(const Plan &p) {
 std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   // Warps: the fused kernels hold 16 rows of the m1 x m2 matrix a warp (2
   // warps at 512, 4 at 1K and 2K: the left product's result is then the
-  // right product's A operand in registers), 8 at 4K (4 spill there).
+  // right product's A operand in registers), 8 at 4K (128 x 32).
   // Three passes: 4 warps (row-column inner 1024).
   int64_t warps = 4;
   if (p.fused && p.M == 512)
@@ -183,35 +183,36 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   std::string flags = "--num-warps " + std::to_string(warps);
   // No LICM but at 1K: what it hoists spills (H200, bf16, 16 x 768: 2K
   // 0.252 ms with LICM, 0.244 without; 64K 6.94 -> 6.53), except at 1K,
-  // whose registers it fits (0.139 with, 0.155 without). Session 10.
-  if (p.M != 1024)
+  // whose registers it fits (0.139 with, 0.155 without). Session 10. The
+  // 4K kernel without both gates pays for its 80 bytes of spills: 0.487 ->
+  // 0.459 ms in bf16 and f16; with both gates 0.728 -> 0.844 (session 23).
+  const bool bothGates = preGate && postGate;
+  if (p.M != 1024 && !(p.fused && p.M == 4096 && !bothGates))
     flags += " --no-hoist-invariants";
   // Three CTAs an SM at 1K without gates: 203 -> 168 registers, spill-free,
   // 0.097 -> 0.084 ms (H200, 16 x 768, bf16 and f16, two runs each; session
   // 19). With both gates that spills 436 bytes, so gated kernels keep two.
   if (p.fused && p.M == 1024 && !preGate && !postGate)
     flags += " --min-blocks-per-sm 3";
-  // No register prefetch at 4K with both gates: the next row's post gate,
-  // loaded at the top of the iteration and used at its end, stays live
-  // across both FFTs and the kernel spilled 152 bytes. Without it: 244
-  // registers, no spills, 1.080 -> 0.871 ms (H200, 16 x 768, bf16; session
-  // 20). Without gates, or at 1K and 2K, the prefetch pays (4K 0.628 vs
-  // 0.656, 2K gated 0.238 vs 0.284, 1K gated 0.125 vs 0.170). The post
-  // gate alone (30 bytes spilled; not in the library) is not timed.
-  if (p.fused && p.M == 4096 && preGate && postGate)
-    flags += " --no-register-prefetch";
+  // Register prefetch everywhere. The 64 x 64 kernel of 4K with both gates
+  // ran without it (1.080 -> 0.871 ms, 152 bytes spilled with it; session
+  // 20); the 128 x 32 kernel runs faster with it, spilling 104 bytes
+  // instead of 56 (bf16 0.800 -> 0.729 ms, f16 0.771 -> 0.696; session
+  // 23). At 1K and 2K the prefetch pays too (2K gated 0.238 vs 0.284, 1K
+  // gated 0.125 vs 0.170).
   // At 1K and 2K with both gates (the post gate alone is not timed), the
   // post gate is loaded at the top of its own row's iteration instead
   // (late loads): 2K spills 44 bytes instead of 68
   // at the same speed (0.238 ms both), 1K 0.125 -> 0.122 in bf16 (f16
-  // 0.121 both). With prefetch back at 4K it spilled 28 bytes and ran 0.993
-  // against 0.872 (H200, 16 x 768, two runs each; session 21). 512 is not
-  // timed with it.
+  // 0.121 both). The 128 x 32 kernel of 4K with them: bf16 0.741, f16
+  // 0.680, against 0.729 and 0.696 without (session 23). 512 is not timed
+  // with it.
   if (p.fused && (p.M == 1024 || p.M == 2048) && preGate && postGate)
     flags += " --late-loads-in-iteration";
   // stmatrix for the ungated 2K kernel's exchanges: spill-free instead of
   // 16 bytes, 0.177 -> 0.176 ms in bf16, 0.177 -> 0.175 in f16; at 4K
-  // 0.622 -> 0.649 (H200, 16 x 768; session 21).
+  // 0.622 -> 0.649 (H200, 16 x 768; session 21), as 128 x 32 0.487 ->
+  // 0.506 (session 23).
   if (p.fused && p.M == 2048 && !preGate && !postGate)
     flags += " --stmatrix";
   // Paired 16-bit conversions, fma and stepped wgmma descriptors everywhere

@@ -153,7 +153,7 @@ if [ -x "$here/tessera-conv-bench" ] && [ -z "${SKIP_CONV:-}" ]; then
     done
   done
   # (A constant input in bf16 is the case nearest its bound: 8.4e-3 at
-  # 16384, bench/RESULTS.md session 14; 4096 is the fused 64 x 64 kernel.)
+  # 16384, bench/RESULTS.md session 14; 4096 is the fused 128 x 32 kernel.)
   for len in 256 1024 4096 8192 16384 65536; do
     for in in constant impulse; do
       conv "check-$len-$in" --batch 1 --channels 3 --seqlen "$len" --input "$in" --no-time

@@ -395,6 +395,8 @@ TEST(ConvSpectrum, RowColumnOrderIsAPermutationOfNaturalOrder) {
   // forced three passes below 8192 take radix stages.
   EXPECT_TRUE(conv::plan(256).rowColumn);
   EXPECT_EQ(conv::plan(256).factors, (std::vector<int64_t>{32, 16}));
+  EXPECT_EQ(conv::plan(2048).factors, (std::vector<int64_t>{64, 32}));
+  EXPECT_EQ(conv::plan(4096).factors, (std::vector<int64_t>{128, 32}));
   EXPECT_TRUE(conv::plan(8192).rowColumn);
   EXPECT_EQ(conv::plan(8192).factors, (std::vector<int64_t>{64, 16}));
   EXPECT_EQ(conv::plan(65536).factors, (std::vector<int64_t>{64, 16}));
@@ -494,9 +496,6 @@ TEST(ConvPlan, FftSizeAndPaths) {
     EXPECT_EQ(conv::planKernels(p).size(), p.fused ? 1u : 3u);
     EXPECT_STREQ(conv::planKernels(p).front(),
                  p.fused ? "conv_fused" : "conv_outer_fwd");
-    // conj(Z[-k]) from the transform of conj(z) in the fused row-column
-    // kernels up to 2048, gathered everywhere else.
-    EXPECT_EQ(p.conjugatePartners, p.fused && M <= 2048);
     // Every default plan is row-column: the fused FFT, or the inner one of
     // the passes (1024).
     EXPECT_TRUE(p.rowColumn);
@@ -527,7 +526,6 @@ TEST(ConvPlan, FftSizeAndPaths) {
     conv::Plan forced = conv::plan(L, /*forceMultiPass=*/true);
     EXPECT_EQ(forced.M, M);
     EXPECT_FALSE(forced.fused);
-    EXPECT_FALSE(forced.conjugatePartners);
     EXPECT_GT(forced.outer, 1);
     EXPECT_EQ(forced.outer * product(forced.factors), M);
   }
@@ -566,12 +564,9 @@ TEST(ConvPlan, CompileFlagsPerLength) {
   // stmatrix in the ungated 2K kernel only (spill-free with it).
   EXPECT_EQ(flags(2048, false, false),
             "--num-warps 4 --no-hoist-invariants --stmatrix" + three);
-  // 4K with both gates: no register prefetch (it spilled there).
-  EXPECT_EQ(flags(4096), "--num-warps 8 --no-hoist-invariants "
-                         "--no-register-prefetch" +
-                             three);
-  EXPECT_EQ(flags(4096, true, false),
-            "--num-warps 8 --no-hoist-invariants" + three);
+  // 4K: LICM but with both gates (timed on the H200).
+  EXPECT_EQ(flags(4096), "--num-warps 8 --no-hoist-invariants" + three);
+  EXPECT_EQ(flags(4096, true, false), "--num-warps 8" + three);
   EXPECT_EQ(flags(4096, false, true), flags(4096, true, false));
   EXPECT_EQ(flags(4096, false, false), flags(4096, true, false));
   EXPECT_EQ(flags(3000), flags(4096));
@@ -753,7 +748,7 @@ std::vector<ConvCase> randomCases() {
           cases.push_back(
               {shapeOf(2, 3, L), configOf(dtype, pre, post), Input::Random});
     // The other row-column sizes whose partners come from the transform of
-    // conj(z) (Plan::conjugatePartners): 512 (2 warps' worth) and 2048.
+    // conj(z) (every fused size): 512 (2 warps' worth) and 2048.
     for (int64_t L : {512, 2048})
       cases.push_back(
           {shapeOf(2, 3, L), configOf(dtype, true, false), Input::Random});
@@ -771,7 +766,7 @@ std::vector<ConvCase> randomCases() {
         {shapeOf(2, 3, 777), configOf(dtype, false, false), Input::Random});
     cases.push_back({shapeOf(2, 3, 777), configOf(dtype, true, true, true),
                      Input::Random});
-    // Fused at M = 4096 (8 warps' worth, partners gathered), and short
+    // Fused at M = 4096 (128 x 32, 8 warps' worth), and short
     // lengths (on the row-column kernel of 512).
     cases.push_back(
         {shapeOf(2, 3, 4096), configOf(dtype, true, true), Input::Random});

@@ -18,7 +18,7 @@
 // Three CTAs an SM at 1K without gates.
 // RUN: tessera conv-flags --seqlen 1024 --gates none | FileCheck %s --check-prefix=K1NONE
 // RUN: tessera conv-flags --seqlen 512 --gates none | FileCheck %s --check-prefix=K05
-// 4K with both gates: no register prefetch (it spilled 152 bytes there).
+// 4K: LICM, but not with both gates.
 // RUN: tessera conv-flags --seqlen 4096 | FileCheck %s --check-prefix=K4GATED
 // RUN: tessera conv-flags --seqlen 4096 --gates post | FileCheck %s --check-prefix=K4
 // RUN: tessera conv-flags --seqlen 4096 --gates pre | FileCheck %s --check-prefix=K4
@@ -41,8 +41,8 @@
 // K2LATE: {{^}}--num-warps 4 --no-hoist-invariants --late-loads-in-iteration --pair-truncations --fma --step-descriptors{{$}}
 // K2NONE: {{^}}--num-warps 4 --no-hoist-invariants --stmatrix --pair-truncations --fma --step-descriptors{{$}}
 // K1NONE: {{^}}--num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors{{$}}
-// K4: {{^}}--num-warps 8 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
-// K4GATED: {{^}}--num-warps 8 --no-hoist-invariants --no-register-prefetch --pair-truncations --fma --step-descriptors{{$}}
+// K4: {{^}}--num-warps 8 --pair-truncations --fma --step-descriptors{{$}}
+// K4GATED: {{^}}--num-warps 8 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
 // K16: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
 // BAD: error: --seqlen must be in [2, 65536]
 // STRAY: error: conv-flags takes no kernel name (use --seqlen)
