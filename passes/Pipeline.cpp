@@ -42,9 +42,13 @@ struct Prefetch {
 /// Ops of `loop`'s body that `values` depend on, in body order, or failure
 /// when one of them is not pure or reads a loop-carried value (the copy
 /// issued S - 1 iterations ahead recomputes them from the induction
-/// variable alone).
-FailureOr<SmallVector<Operation *>> indexSlice(scf::ForOp loop,
-                                               ValueRange values) {
+/// variable alone). `inRangeOnly`: the clones run only for iterations the
+/// loop runs (the pipeline's copies are guarded by iv < ub), where the
+/// original ops would run with the same operands, so an op free of memory
+/// effects that is not speculatable (an integer division by a value that is
+/// nonzero whenever the loop runs) may be part of it too.
+FailureOr<SmallVector<Operation *>>
+indexSlice(scf::ForOp loop, ValueRange values, bool inRangeOnly = false) {
   llvm::SetVector<Operation *> slice;
   SmallVector<Value> work(values.begin(), values.end());
   while (!work.empty()) {
@@ -57,7 +61,8 @@ FailureOr<SmallVector<Operation *>> indexSlice(scf::ForOp loop,
     Operation *def = v.getDefiningOp();
     if (def->getBlock() != loop.getBody() || slice.contains(def))
       continue;
-    if (!isPure(def) || def->getNumRegions() != 0)
+    const bool clonable = inRangeOnly ? isMemoryEffectFree(def) : isPure(def);
+    if (!clonable || def->getNumRegions() != 0)
       return failure();
     slice.insert(def);
     work.append(def->operand_begin(), def->operand_end());
@@ -373,7 +378,8 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
       indices.append(p.load.getIndices().begin(), p.load.getIndices().end());
       loadIndices.emplace_back(p.load.getIndices());
     }
-    FailureOr<SmallVector<Operation *>> slice = indexSlice(loop, indices);
+    FailureOr<SmallVector<Operation *>> slice =
+        indexSlice(loop, indices, /*inRangeOnly=*/true);
     if (failed(slice))
       return;
 

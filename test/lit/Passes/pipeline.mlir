@@ -403,6 +403,45 @@ tile.kernel @rank4(%x: !tile.view<?x?x?x?xbf16>, %y: !tile.view<?x?x?x?xf32>, %n
 
 // -----
 
+// Row indices divided by a kernel argument (a program walking several
+// row pairs of several batch rows, as the convolution's inner pass could):
+// arith.divsi is not speculatable (the divisor may be zero), but the
+// copies run only for iterations the loop runs (the prologue's and the
+// refill's scf.if on iv < ub), where the division would run anyway. The
+// index ops are cloned inside those guards.
+// RANK4-LABEL: tile.kernel @divided_rows
+// RANK4: tile.local_alloc : !tile.smem<2x64x64xbf16
+// RANK4: scf.if
+// RANK4-NEXT: arith.divsi %c0, %arg2
+// RANK4: tile.async_load %arg0[%c0, %{{.*}}, %{{.*}}, %c0] into {{.*}} rows(1) cp_async
+// RANK4: scf.for %[[K:.*]] =
+// RANK4: tile.barrier_wait
+// RANK4-NOT: tile.load %arg0
+// RANK4: tile.warpgroup_mma
+// RANK4: tile.sync_threads
+// RANK4: scf.if
+// RANK4-NEXT: arith.divsi
+// RANK4: tile.async_load %arg0[%c0, %{{.*}}, %{{.*}}, %c0] into {{.*}} rows(1) cp_async
+tile.kernel @divided_rows(%x: !tile.view<?x?x?x?xbf16>, %y: !tile.view<?x?xf32>, %m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %w = arith.constant dense<1.0> : tensor<64x64xbf16>
+  scf.for %k = %c0 to %n step %c1 {
+    %pair = arith.divsi %k, %m : index
+    %row = arith.remsi %k, %m : index
+    %rows = arith.muli %pair, %c64 : index
+    %l = tile.load %x[%c0, %rows, %row, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x64x1x64xbf16>
+    %t = tile.reshape %l : tensor<1x64x1x64xbf16> -> tensor<64x64xbf16>
+    %d = tile.mma %w, %t, %z : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %at = arith.muli %k, %c64 : index
+    tile.store %d, %y[%at, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  }
+}
+
+// -----
+
 // An in-place update: each iteration stores rows a later one reads as
 // its B operand, so a copy issued stages ahead could read them before the
 // store. Any store to the view keeps its loads where they are: no ring, the
