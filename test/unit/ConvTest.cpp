@@ -758,6 +758,9 @@ std::vector<ConvCase> randomCases() {
       for (bool gates : {false, true})
         cases.push_back({shapeOf(2, 3, L),
                          configOf(dtype, gates, gates, true), Input::Random});
+    // More batch rows than an inner program takes: 16, then one.
+    cases.push_back({shapeOf(17, 2, 1024), configOf(dtype, false, false, true),
+                     Input::Random});
     // Lengths that are not powers of two (zero-padded to M = 1024), on both
     // paths.
     cases.push_back(
