@@ -46,8 +46,11 @@ struct ConvertTileToLLVMPass
       return signalPassFailure();
 
     // Loads of a view their kernel stores to stay where they are
-    // (LoweringUtils.h).
-    module.walk([](tile::KernelOp kernel) {
+    // (LoweringUtils.h). An asynchronous copy from such a view is refused:
+    // tile-order-global-memory orders tile.load and tile.store only, and a
+    // bulk copy reads through the async proxy, which its bar.sync would not
+    // order anyway. tile-pipeline never makes one.
+    WalkResult unordered = module.walk([](tile::KernelOp kernel) {
       llvm::SmallPtrSet<Value, 4> written;
       kernel.walk(
           [&](tile::StoreOp store) { written.insert(store.getView()); });
@@ -56,7 +59,19 @@ struct ConvertTileToLLVMPass
           load->setAttr(kReadsWrittenViewAttr,
                         UnitAttr::get(load->getContext()));
       });
+      WalkResult copies = kernel.walk([&](tile::AsyncLoadOp copy) {
+        if (!written.contains(copy.getView()))
+          return WalkResult::advance();
+        copy.emitOpError("copies from a view its kernel stores to, and "
+                         "nothing orders the copy with those stores (load "
+                         "it with tile.load)");
+        return WalkResult::interrupt();
+      });
+      return copies.wasInterrupted() ? WalkResult::interrupt()
+                                     : WalkResult::advance();
     });
+    if (unordered.wasInterrupted())
+      return signalPassFailure();
 
     // The option bounds every kernel without a bound of its own; the
     // blocks must fit an SM's 64 warps.
