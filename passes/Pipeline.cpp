@@ -461,8 +461,13 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
     };
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
           step = loop.getStep();
+    // The loop's own comparison: an unsigned loop from a "negative" lower
+    // bound runs no iteration, and its copies must not either.
+    const arith::CmpIPredicate below = loop.getUnsignedCmp()
+                                           ? arith::CmpIPredicate::ult
+                                           : arith::CmpIPredicate::slt;
     auto inRange = [&](OpBuilder &bb, Value iv) {
-      return arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::slt, iv, ub);
+      return arith::CmpIOp::create(bb, loc, below, iv, ub);
     };
     // Prologue: iterations 0 .. S-2.
     for (int64_t s = 0; s + 1 < numStages; ++s) {

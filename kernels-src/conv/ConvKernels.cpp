@@ -35,7 +35,6 @@
 #include <map>
 #include <memory>
 #include <sstream>
-#include <tuple>
 #include <utility>
 
 namespace tessera::conv {
@@ -191,8 +190,8 @@ RowColumnDfts rowColumnDfts(int64_t m1, int64_t m2, int64_t half, DType dtype) {
 /// A[k1][n2] *= w_M^(k1 n2), then Z = A F_m2, with Z[k1][k2] = FFT(z)[k1 +
 /// m1 k2], scaled by 1/M.
 /// In two stages (the inner pass runs each for two rows at once; the fused
-/// kernel takes the transform of conj(z) from the first too):
-/// A = F_m1 X, then Z = (A o twiddle) F_m2.
+/// kernel runs them as fftRowColumnWithConjugate, which also gives the
+/// transform of conj(z)): A = F_m1 X, then Z = (A o twiddle) F_m2.
 Complex fftRowColumnFirst(const Complex &x, const RowColumnDfts &d,
                           DType dtype) {
   return dftTimes(d.left, x, dtype);
@@ -202,7 +201,7 @@ Complex fftRowColumnSecond(const Complex &a, const RowColumnDfts &d,
   return timesDft(a * d.twiddle, d.right, dtype);
 }
 
-/// The transforms of z and of conj(z) by fftRowColumn, from the same four
+/// The transforms of z and of conj(z) by the row-column FFT, from the same four
 /// real products of the first stage: with F X = (rr - ii) + i (ri + ir),
 /// F conj(X) = (rr + ii) + i (ir - ri). FFT(conj z)[k] = conj(Z[-k]), the
 /// partner the real-input packing needs, then comes in Z's own order and
@@ -219,7 +218,7 @@ std::pair<Complex, Complex> fftRowColumnWithConjugate(const Complex &x,
   return {timesDft(a, d.right, dtype), timesDft(aConj, d.right, dtype)};
 }
 
-/// The inverse of fftRowColumn (unscaled), its first `half` rows:
+/// The inverse of the row-column FFT (unscaled), its first `half` rows:
 /// E = Z conj(F_m2), E[k1][n2] *= w_M^(-k1 n2), X = conj(F_m1) E.
 Complex ifftRowColumnFirst(const Complex &Z, const RowColumnDfts &d,
                            DType dtype) {
@@ -233,22 +232,19 @@ Complex ifftRowColumn(const Complex &Z, const RowColumnDfts &d, DType dtype) {
   return ifftRowColumnSecond(ifftRowColumnFirst(Z, d, dtype), d, dtype);
 }
 
-/// Z[-k - shift] (shift 0 or 1, an i32 scalar; 0 when absent) for the
-/// [k1][k2] order of fftRowColumn. With shift 0, -(k1 + m1 k2) mod M is
+/// Z[-k - shift] (shift 0 or 1, an i32 scalar) for the [k1][k2] order of
+/// the row-column FFT. With shift 0, -(k1 + m1 k2) mod M is
 /// k1' = -k1 mod m1, k2' = (-k2 - [k1 != 0]) mod m2; with shift 1,
 /// M - 1 - k is k1' = m1 - 1 - k1, k2' = m2 - 1 - k2. Both are a row
 /// gather then a column gather (the column index depends on the row only
 /// through the borrow).
 Tile negatedRowColumn(const Tile &Z, int64_t m1, int64_t m2,
-                      const Scalar &shift = Scalar()) {
+                      const Scalar &shift) {
   Tile k1 = reshape(iota(m1), {m1, 1}), k2 = reshape(iota(m2), {1, m2});
   Tile zeroCols = k2 * 0.0;
   Tile borrow = minimum(k1, 1.0) + zeroCols;
-  Tile rows = (double(m1) - k1) + zeroCols;
-  if (shift.value()) {
-    rows = rows - shift;
-    borrow = maximum(borrow, splat(shift, {m1, m2}));
-  }
+  Tile rows = (double(m1) - k1) + zeroCols - shift;
+  borrow = maximum(borrow, splat(shift, {m1, m2}));
   rows = rows % double(m1);
   Tile cols = ((double(2 * m2) - k2) - borrow) % double(m2);
   return dsl::gather(dsl::gather(Z, rows, 0), cols, 1);

@@ -42,7 +42,11 @@ namespace {
 std::optional<std::vector<int64_t>> rowColumnFactors(int64_t n) {
   if (n < 512 || n > 4096)
     return std::nullopt;
-  const int64_t m1 = n == 512 ? 32 : n == 4096 ? 128 : 64;
+  int64_t m1 = 64;
+  if (n == 512)
+    m1 = 32;
+  else if (n == 4096)
+    m1 = 128;
   return std::vector<int64_t>{m1, n / m1};
 }
 } // namespace
@@ -181,13 +185,15 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   else if (p.fused && p.M == 4096)
     warps = 8;
   std::string flags = "--num-warps " + std::to_string(warps);
-  // No LICM but at 1K: what it hoists spills (H200, bf16, 16 x 768: 2K
-  // 0.252 ms with LICM, 0.244 without; 64K 6.94 -> 6.53), except at 1K,
-  // whose registers it fits (0.139 with, 0.155 without). Session 10. The
-  // 4K kernel without both gates pays for its 80 bytes of spills: 0.487 ->
-  // 0.459 ms in bf16 and f16; with both gates 0.728 -> 0.844 (session 23).
+  // No LICM but at 1K and at 4K without both gates: what it hoists spills
+  // (H200, bf16, 16 x 768: 2K 0.252 ms with LICM, 0.244 without; 64K 6.94
+  // -> 6.53). 1K's registers fit it (0.139 with, 0.155 without; session
+  // 10). The ungated 4K kernel pays for its 80 bytes of spills: 0.487 ->
+  // 0.459 ms in bf16 and f16; with both gates, timed without register
+  // prefetch, 0.800 -> 0.844 (session 23). One gate alone is not timed.
   const bool bothGates = preGate && postGate;
-  if (p.M != 1024 && !(p.fused && p.M == 4096 && !bothGates))
+  const bool licm = p.M == 1024 || (p.fused && p.M == 4096 && !bothGates);
+  if (!licm)
     flags += " --no-hoist-invariants";
   // Three CTAs an SM at 1K without gates: 203 -> 168 registers, spill-free,
   // 0.097 -> 0.084 ms (H200, 16 x 768, bf16 and f16, two runs each; session
@@ -196,7 +202,7 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
     flags += " --min-blocks-per-sm 3";
   // Register prefetch everywhere. The 64 x 64 kernel of 4K with both gates
   // ran without it (1.080 -> 0.871 ms, 152 bytes spilled with it; session
-  // 20); the 128 x 32 kernel runs faster with it, spilling 104 bytes
+  // 20); the 128 x 32 kernel runs faster with it, spilling 126 bytes
   // instead of 56 (bf16 0.800 -> 0.729 ms, f16 0.771 -> 0.696; session
   // 23). At 1K and 2K the prefetch pays too (2K gated 0.238 vs 0.284, 1K
   // gated 0.125 vs 0.170).
@@ -205,8 +211,8 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   // (late loads): 2K spills 44 bytes instead of 68
   // at the same speed (0.238 ms both), 1K 0.125 -> 0.122 in bf16 (f16
   // 0.121 both). The 128 x 32 kernel of 4K with them: bf16 0.741, f16
-  // 0.680, against 0.729 and 0.696 without (session 23). 512 is not timed
-  // with it.
+  // 0.680, against 0.729 and 0.696 without (session 23; the flags take no
+  // element type, and bf16 decides). 512 is not timed with it.
   if (p.fused && (p.M == 1024 || p.M == 2048) && preGate && postGate)
     flags += " --late-loads-in-iteration";
   // stmatrix for the ungated 2K kernel's exchanges: spill-free instead of

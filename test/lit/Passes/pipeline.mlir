@@ -220,6 +220,31 @@ tile.kernel @scan(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index) {
 
 // -----
 
+// Register prefetch and hoisting clone index ops where nothing guards them
+// (the last iteration computes the next one's; a hoisted load runs even when
+// the loop does not), so a division by a kernel value, which is not
+// speculatable, keeps both loads in their iteration.
+// REG-LABEL: tile.kernel @divided_indices
+// REG: scf.for %{{.*}} = %c0 to %arg4 step %c1 {
+// REG-NEXT: arith.divsi %arg2, %arg3
+// REG-NEXT: tile.load %arg0
+// REG-NEXT: arith.divsi %{{.*}}, %arg3
+// REG-NEXT: tile.load %arg0
+tile.kernel @divided_indices(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %ch: index, %m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %n step %c1 {
+    %row = arith.divsi %ch, %m : index
+    %t = tile.load %x[%row, %c0] : !tile.view<?x?xf32> -> tensor<64x128xf32>
+    %r = arith.divsi %k, %m : index
+    %u = tile.load %x[%r, %c0] : !tile.view<?x?xf32> -> tensor<64x128xf32>
+    %s = arith.addf %t, %u : tensor<64x128xf32>
+    tile.store %s, %y[%k, %c0] : tensor<64x128xf32> -> !tile.view<?x?xf32>
+  }
+}
+
+// -----
+
 // A load of the same tile in every iteration (its index computed in the
 // loop, but not from the induction variable) moves before the loop with its
 // index: read once rather than carried. One from a view the loop stores to
@@ -433,6 +458,31 @@ tile.kernel @divided_rows(%x: !tile.view<?x?x?x?xbf16>, %y: !tile.view<?x?xf32>,
     %row = arith.remsi %k, %m : index
     %rows = arith.muli %pair, %c64 : index
     %l = tile.load %x[%c0, %rows, %row, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x64x1x64xbf16>
+    %t = tile.reshape %l : tensor<1x64x1x64xbf16> -> tensor<64x64xbf16>
+    %d = tile.mma %w, %t, %z : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %at = arith.muli %k, %c64 : index
+    tile.store %d, %y[%at, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  }
+}
+
+// -----
+
+// An unsigned loop's copies are guarded by its own comparison (ult): from a
+// lower bound above the upper one as signed numbers it runs no iteration.
+// RANK4-LABEL: tile.kernel @unsigned_rows
+// RANK4: arith.cmpi ult, %arg2, %arg3
+// RANK4-NEXT: scf.if
+// RANK4: scf.for unsigned
+// RANK4: arith.cmpi ult
+// RANK4-NEXT: scf.if
+tile.kernel @unsigned_rows(%x: !tile.view<?x?x?x?xbf16>, %y: !tile.view<?x?xf32>, %lo: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %w = arith.constant dense<1.0> : tensor<64x64xbf16>
+  scf.for unsigned %k = %lo to %n step %c1 {
+    %l = tile.load %x[%c0, %c0, %k, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x64x1x64xbf16>
     %t = tile.reshape %l : tensor<1x64x1x64xbf16> -> tensor<64x64xbf16>
     %d = tile.mma %w, %t, %z : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     %at = arith.muli %k, %c64 : index

@@ -4,6 +4,7 @@
 // RUN: tessera print conv --dtype f16 | tile-opt -canonicalize -cse | FileCheck %s --check-prefix=CSE
 // RUN: tessera print conv-multipass --dtype bf16 | FileCheck %s --check-prefix=MULTI
 // RUN: tessera print conv --dtype bf16 | FileCheck %s --check-prefix=NOGATHER
+// RUN: tessera print conv --dtype bf16 --seqlen 4096 --gates none | FileCheck %s --check-prefix=FUSED4K
 
 // CHECK-LABEL: tile.kernel @conv_fused_f16_M1024_64_16_rc_pre_post
 // Each program takes up to 16 batch rows of its channel in turn.
@@ -37,6 +38,19 @@
 // Nowhere in the fused 1K kernel is anything gathered.
 // NOGATHER-LABEL: tile.kernel @conv_fused_bf16_M1024
 // NOGATHER-NOT:   tile.gather
+
+// 4K as 128 x 32 (session 23): the left product contracts over the 64
+// nonzero rows of X, the right ones over 32, for z and conj(z) alike, and
+// nothing is gathered; the inverse's left product gives the top 64 rows.
+// FUSED4K-LABEL:  tile.kernel @conv_fused_bf16_M4096_128_32_rc(
+// FUSED4K:        scf.for
+// FUSED4K-COUNT-4: tile.mma %{{.*}} : tensor<128x64xbf16>, tensor<64x32xbf16>, tensor<128x32xf32>
+// FUSED4K-COUNT-8: tile.mma %{{.*}} : tensor<128x32xbf16>, tensor<32x32xbf16>, tensor<128x32xf32>
+// FUSED4K-NOT:    tile.gather
+// FUSED4K-COUNT-4: tile.mma %{{.*}} : tensor<128x32xbf16>, tensor<32x32xbf16>, tensor<128x32xf32>
+// FUSED4K-COUNT-4: tile.mma %{{.*}} : tensor<64x128xbf16>, tensor<128x32xbf16>, tensor<64x32xf32>
+// FUSED4K-NOT:    tile.gather
+// FUSED4K-NOT:    tile.mma
 
 // After CSE the four DFT matrices (forward 64 x 32 and 16 x 16, inverse
 // 16 x 16 and 32 x 64), each as re, im and -im, remain, but for the -im of
