@@ -3,7 +3,10 @@
 
 #include "dialect/LinearLayout.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 #include <map>
 
@@ -252,6 +255,111 @@ std::vector<int64_t> broadcastRegisters(const LinearLayout &from,
       bases[in].push_back(std::move(c));
     }
   return registerPermutation(from, LinearLayout(shape, std::move(bases)));
+}
+
+LinearLayout reshapeLayout(const LinearLayout &layout,
+                           llvm::ArrayRef<int64_t> shape) {
+  std::array<std::vector<LinearLayout::Coords>, 3> bases;
+  for (auto in :
+       {LinearLayout::Register, LinearLayout::Lane, LinearLayout::Warp})
+    for (const LinearLayout::Coords &c : layout.bases(in)) {
+      int64_t index = layout.linearIndex(c);
+      LinearLayout::Coords out(shape.size(), 0);
+      for (size_t d = shape.size(); d-- > 0;) {
+        out[d] = index % shape[d];
+        index /= shape[d];
+      }
+      bases[in].push_back(std::move(out));
+    }
+  return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()),
+                      std::move(bases));
+}
+
+LinearLayout permuteLayout(const LinearLayout &layout,
+                           llvm::ArrayRef<int64_t> perm) {
+  std::vector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(layout.shape()[p]);
+  std::array<std::vector<LinearLayout::Coords>, 3> bases;
+  for (auto in :
+       {LinearLayout::Register, LinearLayout::Lane, LinearLayout::Warp})
+    for (const LinearLayout::Coords &c : layout.bases(in)) {
+      LinearLayout::Coords out;
+      for (int64_t p : perm)
+        out.push_back(c[p]);
+      bases[in].push_back(std::move(out));
+    }
+  return LinearLayout(std::move(shape), std::move(bases));
+}
+
+BlockedLayoutAttr blockedLayoutOf(MLIRContext *context,
+                                  const LinearLayout &layout) {
+  const int64_t rank = layout.rank();
+  // The dimension and coordinate bit of each basis.
+  auto bitOf = [&](const LinearLayout::Coords &c, int64_t &dim, int &bit) {
+    dim = -1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (c[d] == 0)
+        continue;
+      if (dim >= 0 || !llvm::isPowerOf2_64(c[d]))
+        return false;
+      dim = d;
+      bit = llvm::Log2_64(c[d]);
+    }
+    return dim >= 0;
+  };
+  // Per dimension: which of its coordinate bits registers, lanes and warps
+  // carry, in the order of the input bits.
+  std::vector<std::array<std::vector<int>, 3>> bits(rank);
+  std::array<std::vector<int64_t>, 3> dims; // dimension of each input bit
+  for (auto in :
+       {LinearLayout::Register, LinearLayout::Lane, LinearLayout::Warp})
+    for (const LinearLayout::Coords &c : layout.bases(in)) {
+      int64_t dim;
+      int bit;
+      if (!bitOf(c, dim, bit))
+        return {};
+      bits[dim][in].push_back(bit);
+      dims[in].push_back(dim);
+    }
+  SmallVector<unsigned> spt(rank), tpw(rank), wpc(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    const int dimBits = llvm::Log2_64(layout.shape()[d]);
+    std::vector<int> regs = bits[d][LinearLayout::Register];
+    llvm::sort(regs);
+    // Registers hold the low bits [0, s), lanes [s, s + l), warps next,
+    // registers the rest.
+    int s = 0;
+    while (s < int(regs.size()) && regs[s] == s)
+      ++s;
+    int next = s;
+    for (auto in : {LinearLayout::Lane, LinearLayout::Warp})
+      for (int bit : bits[d][in])
+        if (bit != next++)
+          return {};
+    for (size_t i = s; i < regs.size(); ++i)
+      if (regs[i] != next++)
+        return {};
+    if (next != dimBits)
+      return {};
+    spt[d] = 1u << s;
+    tpw[d] = 1u << bits[d][LinearLayout::Lane].size();
+    wpc[d] = 1u << bits[d][LinearLayout::Warp].size();
+  }
+  // The order: lanes, and warps, take their dimensions in it. Try every
+  // order, from the row-major one down, and keep the first whose layout
+  // matches; registers may differ in order only.
+  SmallVector<unsigned> order;
+  for (int64_t d = rank; d-- > 0;)
+    order.push_back(d);
+  do {
+    auto attr = BlockedLayoutAttr::get(context, spt, tpw, wpc, order);
+    LinearLayout candidate = LinearLayout::fromBlocked(attr, layout.shape());
+    if (!registerPermutation(layout, candidate).empty() &&
+        candidate.numRegisters() == layout.numRegisters())
+      return attr;
+  } while (std::prev_permutation(order.begin(), order.end()));
+  return {};
 }
 
 BlockedLayoutAttr defaultBlockedLayout(MLIRContext *context,

@@ -93,6 +93,24 @@ std::vector<int64_t> registerPermutation(const LinearLayout &from,
 std::vector<int64_t> broadcastRegisters(const LinearLayout &from,
                                         const LinearLayout &to);
 
+/// `layout` seen through a reshape to `shape` (the same elements in
+/// row-major order): each basis becomes the coordinates of its row-major
+/// index in `shape`.
+LinearLayout reshapeLayout(const LinearLayout &layout,
+                           llvm::ArrayRef<int64_t> shape);
+
+/// `layout` seen through tile.permute: dimension i of the result is
+/// dimension perm[i] of the source.
+LinearLayout permuteLayout(const LinearLayout &layout,
+                           llvm::ArrayRef<int64_t> perm);
+
+/// A blocked layout that places every element with the same lane and warp
+/// as `layout` (its registers possibly in another order), or null if there
+/// is none: every basis must be one coordinate bit (no copies), and along
+/// each dimension the bits must run registers, lanes, warps, registers.
+BlockedLayoutAttr blockedLayoutOf(mlir::MLIRContext *context,
+                                  const LinearLayout &layout);
+
 /// The default blocked layout of a tile of `shape`: `vector` consecutive
 /// elements per thread along the last dimension (fewer if it is shorter),
 /// lanes and then warps filling the dimensions from the last, leftovers on

@@ -61,6 +61,17 @@ int64_t sharedScratchBytes(Operation *op) {
         !tile::broadcastRegisters(layoutOf(src), layoutOf(dst)).empty())
       return 0;
   }
+  if (auto permute = dyn_cast<tile::PermuteOp>(op)) {
+    // Register moves only (see PermuteLowering).
+    RankedTensorType src = permute.getSource().getType(),
+                     dst = permute.getType();
+    if (tile::getLayout(src) && tile::getLayout(dst) &&
+        !tile::registerPermutation(
+             tile::permuteLayout(layoutOf(src), permute.getPermutation()),
+             layoutOf(dst))
+             .empty())
+      return 0;
+  }
   if (isa<tile::ConvertLayoutOp, tile::ReshapeOp, tile::BroadcastOp,
           tile::PermuteOp, tile::GatherOp>(op))
     return bytesOf(op->getOperand(0).getType());
@@ -253,19 +264,14 @@ struct PermuteLowering : IndexMapPattern<tile::PermuteOp> {
     RankedTensorType src = op.getSource().getType(), dst = op.getType();
     ArrayRef<int64_t> perm = op.getPermutation();
     // A result layout that is the source's with its dimensions permuted
-    // (a transposed blocked layout) keeps every element in its register.
+    // (a transposed blocked layout), its registers possibly in another
+    // order, keeps every element with its thread.
     if (tile::getLayout(src) && tile::getLayout(dst)) {
-      tile::LinearLayout in = layoutOf(src), out = layoutOf(dst);
-      bool same = true;
-      for (auto d : {tile::LinearLayout::Register, tile::LinearLayout::Lane,
-                     tile::LinearLayout::Warp}) {
-        same = same && in.numBits(d) == out.numBits(d);
-        for (int bit = 0; same && bit < in.numBits(d); ++bit)
-          for (size_t i = 0; i < perm.size(); ++i)
-            same = same && out.bases(d)[bit][i] == in.bases(d)[bit][perm[i]];
-      }
-      if (same) {
-        rewriter.replaceOp(op, adaptor.getSource());
+      std::vector<int64_t> from = tile::registerPermutation(
+          tile::permuteLayout(layoutOf(src), perm), layoutOf(dst));
+      if (!from.empty()) {
+        replaceWithRegisters(op, adaptor.getSource(), from,
+                             getTypeConverter()->convertType(dst), rewriter);
         return success();
       }
     }

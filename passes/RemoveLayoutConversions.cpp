@@ -68,15 +68,40 @@ struct LoadIntoLayout : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
-/// store(convert(x)) -> store(x) for wgmma accumulators: the store
-/// lowering writes any layout, and exchanging a 128 x 256 f32 accumulator
-/// through shared memory would need 128 KB next to the operand rings.
+/// Whether a warp storing a tile of `type` writes whole 32-byte sectors in
+/// vectors of 8 bytes or more: a blocked layout whose threads along the
+/// last dimension cover at least 32 contiguous bytes of each row.
+bool storesWholeSectors(RankedTensorType type) {
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getEncoding());
+  if (!blocked)
+    return false;
+  const unsigned last = type.getRank() - 1;
+  // A thread's first registers run along the last dimension when every
+  // dimension before it in the order has one element a thread.
+  for (unsigned d : blocked.getOrder()) {
+    if (d == last)
+      break;
+    if (blocked.getSizePerThread()[d] != 1)
+      return false;
+  }
+  const int64_t bytes = type.getElementTypeBitWidth() / 8,
+                vector = blocked.getSizePerThread()[last] * bytes;
+  return vector >= 8 && vector * blocked.getThreadsPerWarp()[last] >= 32 &&
+         type.getDimSize(last) * bytes >= 32;
+}
+
+/// store(convert(x)) -> store(x) for wgmma accumulators, and for tiles in
+/// blocked layouts that write whole sectors (storesWholeSectors): the
+/// store lowering writes any layout, and exchanging a 128 x 256 f32
+/// accumulator through shared memory would need 128 KB next to the
+/// operand rings.
 struct StoreFromAccumulator : OpRewritePattern<StoreOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(StoreOp op,
                                 PatternRewriter &rewriter) const override {
     auto convert = op.getValue().getDefiningOp<ConvertLayoutOp>();
-    if (!convert || !isWgmmaAccumulator(convert.getSource().getType()))
+    if (!convert || !(isWgmmaAccumulator(convert.getSource().getType()) ||
+                      storesWholeSectors(convert.getSource().getType())))
       return failure();
     rewriter.modifyOpInPlace(
         op, [&] { op.getValueMutable().assign(convert.getSource()); });
@@ -86,13 +111,15 @@ struct StoreFromAccumulator : OpRewritePattern<StoreOp> {
 
 /// cast(convert(x)) -> convert(cast(x)) for wgmma accumulators, so the
 /// conversion reaches the store (StoreFromAccumulator) and the cast runs
-/// on the registers the accumulator is already in.
+/// on the registers the accumulator is already in; for narrowing casts
+/// from any layout (the exchange moves fewer bytes).
 template <typename CastOp> struct CastBeforeConvert : OpRewritePattern<CastOp> {
   using OpRewritePattern<CastOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(CastOp op,
                                 PatternRewriter &rewriter) const override {
     auto convert = op.getIn().template getDefiningOp<ConvertLayoutOp>();
-    if (!convert || !isWgmmaAccumulator(convert.getSource().getType()))
+    if (!convert || !(isWgmmaAccumulator(convert.getSource().getType()) ||
+                      std::is_same_v<CastOp, arith::TruncFOp>))
       return failure();
     auto source = cast<RankedTensorType>(convert.getSource().getType());
     auto result = cast<RankedTensorType>(op.getType());
@@ -550,15 +577,102 @@ struct ConvertVectorOperands : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// `layout` (of `source`) seen through `op`, a reshape or a permute.
+LinearLayout throughIndexMap(Operation *op, const LinearLayout &layout) {
+  if (auto permute = dyn_cast<PermuteOp>(op))
+    return permuteLayout(layout, permute.getPermutation());
+  return reshapeLayout(
+      layout, cast<RankedTensorType>(op->getResult(0).getType()).getShape());
+}
+
+/// Whether a reshape or permute moves no data between threads.
+bool isRegisterIndexMap(Operation *op) {
+  auto src = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto dst = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!src.getEncoding() || !dst.getEncoding())
+    return false;
+  return !registerPermutation(
+              throughIndexMap(
+                  op, LinearLayout::get(src.getEncoding(), src.getShape())),
+              LinearLayout::get(dst.getEncoding(), dst.getShape()))
+              .empty();
+}
+
+/// Whether `v`, given `layout`, reaches through single-use reshapes and
+/// permutes that move no data in it (and casts) a consumer that takes any
+/// layout: a shared-memory write, or a store that writes whole sectors.
+bool reachesAnyLayoutConsumer(Value v, Attribute layout, int depth = 8) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (depth == 0 || !v.hasOneUse())
+    return false;
+  Operation *user = *v.getUsers().begin();
+  if (isa<LocalAllocOp>(user))
+    return true;
+  if (isa<StoreOp>(user))
+    return storesWholeSectors(inLayout(type, layout));
+  if (isa<arith::TruncFOp, arith::ExtFOp>(user))
+    return reachesAnyLayoutConsumer(user->getResult(0), layout, depth - 1);
+  if (!isa<ReshapeOp, PermuteOp>(user))
+    return false;
+  BlockedLayoutAttr next = blockedLayoutOf(
+      user->getContext(),
+      throughIndexMap(user, LinearLayout::get(layout, type.getShape())));
+  return next && reachesAnyLayoutConsumer(user->getResult(0), next, depth - 1);
+}
+
+/// reshape(convert(x)) -> convert(reshape(x)), and a reshape that moves
+/// data -> convert(reshape), where the reshape keeps every element of x
+/// with its thread (a blocked layout of the result holds them where x's
+/// layout does): the exchange moves down, toward a store or a
+/// shared-memory write that takes any layout, where the chain reaches one
+/// (reachesAnyLayoutConsumer; elsewhere the exchange would only move). The
+/// (re, im) interleave of the conv outer passes is a chain of reshapes and
+/// permutes of an mma accumulator or of a load, three exchanges before
+/// this. Permutes alike.
+template <typename OpT> struct IndexMapInSourceLayout : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    Value source = op.getSource();
+    auto convert = source.template getDefiningOp<ConvertLayoutOp>();
+    if (convert && convert->hasOneUse())
+      source = convert.getSource();
+    else if (isRegisterIndexMap(op))
+      return failure();
+    auto src = cast<RankedTensorType>(source.getType());
+    RankedTensorType dst = op.getType();
+    if (!src.getEncoding() || !dst.getEncoding() ||
+        isa<DotOperandLayoutAttr>(src.getEncoding()))
+      return failure();
+    BlockedLayoutAttr layout =
+        blockedLayoutOf(op.getContext(),
+                        throughIndexMap(op, LinearLayout::get(src.getEncoding(),
+                                                              src.getShape())));
+    if (!layout || !reachesAnyLayoutConsumer(op.getResult(), layout))
+      return failure();
+    Operation *moved = rewriter.clone(*op);
+    rewriter.modifyOpInPlace(moved, [&] {
+      moved->setOperand(0, source);
+      moved->getResult(0).setType(
+          RankedTensorType::get(dst.getShape(), dst.getElementType(), layout));
+    });
+    rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, dst, moved->getResult(0));
+    if (convert && convert->use_empty())
+      rewriter.eraseOp(convert);
+    return success();
+  }
+};
+
 /// convert(reshape(x)) -> reshape(x) into the conversion's layout: one
 /// exchange instead of two (a column of one layout read as a row of
-/// another).
+/// another). Not for a reshape that moves no data (IndexMapInSourceLayout
+/// made it so).
 struct ReshapeIntoLayout : OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ConvertLayoutOp op,
                                 PatternRewriter &rewriter) const override {
     auto reshape = op.getSource().getDefiningOp<ReshapeOp>();
-    if (!reshape || !reshape->hasOneUse())
+    if (!reshape || !reshape->hasOneUse() || isRegisterIndexMap(reshape))
       return failure();
     rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(),
                                            reshape.getSource());
@@ -572,14 +686,14 @@ struct RemoveLayoutConversionsPass
   using TileRemoveLayoutConversionsBase::TileRemoveLayoutConversionsBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns
-        .add<LoadIntoLayout, CarryInLayout, StoreFromAccumulator,
-             ElementwiseInAccumulatorLayout, AllocFromAnyLayout,
-             FragmentsFromRegisters, HoistConstantCopies,
-             CastBeforeConvert<arith::TruncFOp>,
-             CastBeforeConvert<arith::ExtFOp>, IotaInAnyLayout,
-             BroadcastThroughConvert, ConvertVectorOperands, ReshapeIntoLayout>(
-            &getContext());
+    patterns.add<LoadIntoLayout, CarryInLayout, StoreFromAccumulator,
+                 ElementwiseInAccumulatorLayout, AllocFromAnyLayout,
+                 FragmentsFromRegisters, HoistConstantCopies,
+                 CastBeforeConvert<arith::TruncFOp>,
+                 CastBeforeConvert<arith::ExtFOp>, IotaInAnyLayout,
+                 BroadcastThroughConvert, ConvertVectorOperands,
+                 ReshapeIntoLayout, IndexMapInSourceLayout<ReshapeOp>,
+                 IndexMapInSourceLayout<PermuteOp>>(&getContext());
     if (wgmmaRegisterA)
       patterns.add<WgmmaAFromRegisters>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -178,4 +178,80 @@ TEST_F(LayoutTest, BroadcastFromTheAccumulatorRowsIsRegisterCopies) {
       broadcastRegisters(LinearLayout::fromBlocked(one, {64, 1}), acc).empty());
 }
 
+
+// A wgmma accumulator seen through reshapes and a permute (the conv outer
+// pass's (re, im) interleave: rows 16 b + 8 j + i of a 64 x 128 tile hold
+// part j of output 8 b + i, and pairs[n][2 c + j] = acc[...][c]) is a
+// blocked layout of the 32 x 256 result, 4 consecutive elements a thread:
+// no element changes thread. Every element keeps its (lane, warp) through
+// each step.
+TEST_F(LayoutTest, AccumulatorThroughInterleaveIsBlocked) {
+  auto mma = MmaLayoutAttr::get(&ctx, 3, {4, 1}, {64, 128});
+  LinearLayout acc = LinearLayout::fromMma(mma, {64, 128});
+  LinearLayout split = reshapeLayout(acc, {4, 2, 8, 128});
+  LinearLayout moved = permuteLayout(split, {0, 2, 3, 1});
+  LinearLayout pairs = reshapeLayout(moved, {32, 256});
+  for (int64_t warp = 0; warp < 4; ++warp)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t r = 0; r < acc.numRegisters(); ++r) {
+        LinearLayout::Coords a = acc.apply(r, lane, warp);
+        LinearLayout::Coords p = pairs.apply(r, lane, warp);
+        const int64_t b = a[0] / 16, j = a[0] / 8 % 2, i = a[0] % 8;
+        EXPECT_EQ(p[0], 8 * b + i);
+        EXPECT_EQ(p[1], 2 * a[1] + j);
+      }
+  BlockedLayoutAttr blocked = blockedLayoutOf(&ctx, pairs);
+  ASSERT_TRUE(blocked);
+  EXPECT_EQ(blocked.getSizePerThread(), llvm::ArrayRef<unsigned>({1, 4}));
+  EXPECT_EQ(blocked.getThreadsPerWarp(), llvm::ArrayRef<unsigned>({8, 4}));
+  EXPECT_EQ(blocked.getWarpsPerCTA(), llvm::ArrayRef<unsigned>({4, 1}));
+  EXPECT_EQ(blocked.getOrder(), llvm::ArrayRef<unsigned>({1, 0}));
+  EXPECT_FALSE(registerPermutation(
+                   pairs, LinearLayout::fromBlocked(blocked, {32, 256}))
+                   .empty());
+  // The 4-D steps are blocked too.
+  EXPECT_TRUE(blockedLayoutOf(&ctx, split));
+  EXPECT_TRUE(blockedLayoutOf(&ctx, moved));
+  // Rows in their plain order (part j of output n in row 32 j + n): j is a
+  // warp bit below the register bits of the pairs' columns, so no blocked
+  // layout holds the pairs where the accumulator does.
+  LinearLayout plain = reshapeLayout(
+      permuteLayout(reshapeLayout(acc, {2, 32, 128}), {1, 2, 0}), {32, 256});
+  EXPECT_FALSE(blockedLayoutOf(&ctx, plain));
+  // Nor the accumulator itself (a register bit between its lanes and
+  // warps along the rows).
+  EXPECT_FALSE(blockedLayoutOf(&ctx, acc));
+}
+
+// blockedLayoutOf inverts fromBlocked: every blocked layout that covers its
+// tile without copies comes back as one with the same placement.
+TEST_F(LayoutTest, BlockedLayoutOfFindsBlockedLayouts) {
+  struct Case {
+    std::vector<unsigned> spt, tpw, wpc, order;
+    std::vector<int64_t> shape;
+  };
+  std::vector<Case> cases = {
+      {{1, 8}, {2, 16}, {4, 1}, {1, 0}, {64, 128}},
+      {{8, 1}, {8, 4}, {1, 4}, {0, 1}, {64, 16}},
+      {{1, 1, 2}, {1, 32, 1}, {4, 1, 1}, {2, 1, 0}, {32, 128, 2}},
+      {{2, 1, 4}, {1, 1, 32}, {1, 4, 1}, {0, 2, 1}, {2, 32, 128}},
+      {{1, 4, 1, 2}, {2, 1, 16, 1}, {1, 2, 1, 2}, {3, 1, 2, 0},
+       {4, 8, 16, 4}}};
+  for (const Case &c : cases) {
+    auto attr = BlockedLayoutAttr::get(&ctx, c.spt, c.tpw, c.wpc, c.order);
+    LinearLayout l = LinearLayout::fromBlocked(attr, c.shape);
+    BlockedLayoutAttr found = blockedLayoutOf(&ctx, l);
+    ASSERT_TRUE(found);
+    std::vector<int64_t> from =
+        registerPermutation(l, LinearLayout::fromBlocked(found, c.shape));
+    ASSERT_EQ(int64_t(from.size()), l.numRegisters());
+    EXPECT_EQ(int64_t(std::set<int64_t>(from.begin(), from.end()).size()),
+              l.numRegisters());
+  }
+  // A tile smaller than the layout's pattern has copies: none found.
+  auto big = BlockedLayoutAttr::get(&ctx, {1, 8}, {4, 8}, {4, 1}, {1, 0});
+  EXPECT_FALSE(
+      blockedLayoutOf(&ctx, LinearLayout::fromBlocked(big, {8, 32})));
+}
+
 } // namespace

@@ -82,3 +82,45 @@ tile.kernel @broadcast_across_threads(%v: !tile.view<?x?xf32>, %w: !tile.view<?x
   tile.store %a, %w[%i, %i] : tensor<64x64xf32, #mma> -> !tile.view<?x?xf32>
 }
 }
+
+// -----
+
+// A permute whose result layout is the source's with its dimensions
+// permuted and its registers in another order (a blocked layout lists
+// registers dimension by dimension in its order) keeps every element in
+// its thread: register moves, no shared memory. The (re, im) interleave of
+// the conv outer passes.
+#src = #tile.blocked<spt = [1, 2, 1, 2], tpw = [1, 1, 8, 4], wpc = [4, 1, 1, 1], order = [3, 2, 1, 0]>
+#dst = #tile.blocked<spt = [1, 1, 2, 2], tpw = [1, 8, 4, 1], wpc = [4, 1, 1, 1], order = [3, 2, 1, 0]>
+// CHECK-LABEL: llvm.func @permute_reordered_registers(
+// CHECK-SAME:    tile.shared_bytes = 0
+// CHECK-NOT:     nvvm.barrier
+// CHECK-NOT:     !llvm.ptr<3>
+// CHECK:         llvm.return
+module attributes {tile.num_warps = 4 : i32} {
+tile.kernel @permute_reordered_registers(%v: !tile.view<?x?x?x?xf32>, %w: !tile.view<?x?x?x?xf32>) {
+  %i = tile.program_id x : index
+  %t = tile.load %v[%i, %i, %i, %i] : !tile.view<?x?x?x?xf32> -> tensor<4x2x8x128xf32, #src>
+  %p = tile.permute %t [0, 2, 3, 1] : tensor<4x2x8x128xf32, #src> -> tensor<4x8x128x2xf32, #dst>
+  tile.store %p, %w[%i, %i, %i, %i] : tensor<4x8x128x2xf32, #dst> -> !tile.view<?x?x?x?xf32>
+}
+}
+
+// -----
+
+// The same permute into a layout whose threads hold other elements goes
+// through shared memory.
+#src = #tile.blocked<spt = [1, 2, 1, 2], tpw = [1, 1, 8, 4], wpc = [4, 1, 1, 1], order = [3, 2, 1, 0]>
+#dst = #tile.blocked<spt = [1, 1, 1, 2], tpw = [1, 1, 32, 1], wpc = [1, 1, 4, 1], order = [3, 2, 1, 0]>
+// CHECK-LABEL: llvm.func @permute_across_threads(
+// CHECK-SAME:    tile.shared_bytes = 32768
+// CHECK:         nvvm.barrier
+// CHECK:         llvm.store {{.*}} !llvm.ptr<3>
+module attributes {tile.num_warps = 4 : i32} {
+tile.kernel @permute_across_threads(%v: !tile.view<?x?x?x?xf32>, %w: !tile.view<?x?x?x?xf32>) {
+  %i = tile.program_id x : index
+  %t = tile.load %v[%i, %i, %i, %i] : !tile.view<?x?x?x?xf32> -> tensor<4x2x8x128xf32, #src>
+  %p = tile.permute %t [0, 2, 3, 1] : tensor<4x2x8x128xf32, #src> -> tensor<4x8x128x2xf32, #dst>
+  tile.store %p, %w[%i, %i, %i, %i] : tensor<4x8x128x2xf32, #dst> -> !tile.view<?x?x?x?xf32>
+}
+}

@@ -92,6 +92,8 @@ tile.kernel @stays(%z: !tile.view<?x?xf32>, %p: !tile.view<?x?xf32>, %y: !tile.v
 // load still reads the old values; a load before a loop whose conversion is
 // inside it is not pulled into the loop (it would re-read what the loop
 // stores). With nothing in between, it reads where the conversion was.
+// (Loaded in the column layout #c and stored in #b: a store takes #b straight
+// from a load, StoreFromAccumulator, so the conversions run the other way.)
 // CHECK-LABEL: tile.kernel @load_where_it_was
 // CHECK:       %[[X:.*]] = tile.load %arg0[%c0, %c0] {{.*}} -> tensor<64x16xf32, #[[C:blocked[0-9]*]]>
 // CHECK-NEXT:  tile.store %{{.*}}, %arg0[%c0, %c0]
@@ -107,21 +109,21 @@ tile.kernel @load_where_it_was(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>,
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %one = arith.constant dense<1.0> : tensor<64x16xf32, #b>
-  %a = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
-  tile.store %one, %x[%c0, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
-  %ac = tile.convert_layout %a : tensor<64x16xf32, #b> -> tensor<64x16xf32, #c>
-  tile.store %ac, %y[%c0, %c0] : tensor<64x16xf32, #c> -> !tile.view<?x?xf32>
-  %v = tile.load %y[%c1, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
+  %one = arith.constant dense<1.0> : tensor<64x16xf32, #c>
+  %a = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #c>
+  tile.store %one, %x[%c0, %c0] : tensor<64x16xf32, #c> -> !tile.view<?x?xf32>
+  %ac = tile.convert_layout %a : tensor<64x16xf32, #c> -> tensor<64x16xf32, #b>
+  tile.store %ac, %y[%c0, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+  %v = tile.load %y[%c1, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #c>
   scf.for %i = %c0 to %n step %c1 {
-    %vc = tile.convert_layout %v : tensor<64x16xf32, #b> -> tensor<64x16xf32, #c>
-    %s = arith.addf %vc, %vc : tensor<64x16xf32, #c>
-    tile.store %s, %y[%c1, %c0] : tensor<64x16xf32, #c> -> !tile.view<?x?xf32>
+    %vc = tile.convert_layout %v : tensor<64x16xf32, #c> -> tensor<64x16xf32, #b>
+    %s = arith.addf %vc, %vc : tensor<64x16xf32, #b>
+    tile.store %s, %y[%c1, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
   }
-  %w0 = tile.load %y[%c2, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
+  %w0 = tile.load %y[%c2, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #c>
   %k = arith.addi %n, %c1 : index
-  %wc = tile.convert_layout %w0 : tensor<64x16xf32, #b> -> tensor<64x16xf32, #c>
-  tile.store %wc, %x[%k, %c0] : tensor<64x16xf32, #c> -> !tile.view<?x?xf32>
+  %wc = tile.convert_layout %w0 : tensor<64x16xf32, #c> -> tensor<64x16xf32, #b>
+  tile.store %wc, %x[%k, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
 }
 
 // -----
