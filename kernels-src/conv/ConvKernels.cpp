@@ -450,20 +450,31 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
 /// - Inverse (F' = conj(F_Mo) on its first Mo / 2 rows, unscaled):
 ///   [yr; yi] = first Xr + second Xi, first = [Re F'; Im F'],
 ///   second = [-Im F'; Re F'].
+/// The inverse's rows of [yr; yi] are ordered so that one thread of the
+/// accumulator holds the real and the imaginary part of each of its
+/// outputs: rows 2g b + g j + i hold part j of output g b + i, with g =
+/// min(8, Mo / 2), the accumulator's group of rows (8 apart in a thread).
+/// The (re, im) pairs then form in registers (tile-remove-layout-conversions
+/// pushes the accumulator's layout through the interleave).
+int64_t outputGroup(int64_t Mo) { return std::min<int64_t>(8, Mo / 2); }
+
 std::pair<Tile, Tile> outerMatrices(int64_t Mo, bool inverse, DType dtype) {
-  const int64_t half = Mo / 2;
+  const int64_t half = Mo / 2, g = outputGroup(Mo);
   std::vector<double> first(Mo * Mo), second(Mo * Mo);
   auto angle = [&](int64_t j, int64_t n) {
     return (inverse ? 2.0 : -2.0) * M_PI * double((j * n) % Mo) / double(Mo);
   };
   const double scale = inverse ? 1.0 : 1.0 / double(Mo);
-  for (int64_t r = 0; r < Mo; ++r)
+  for (int64_t R = 0; R < Mo; ++R)
     for (int64_t c = 0; c < Mo; ++c) {
+      // Row R of the inverse is row r of [Re F'; Im F'].
+      const int64_t r =
+          inverse ? (R / g) % 2 * half + R / (2 * g) * g + R % g : R;
       const bool low = inverse ? r < half : c < half;
       const double a = inverse ? angle(r % half, c) : angle(r, c % half);
       const double re = std::cos(a) * scale, im = std::sin(a) * scale;
-      first[r * Mo + c] = inverse ? (low ? re : im) : (low ? re : -im);
-      second[r * Mo + c] = inverse ? (low ? -im : re) : (low ? im : re);
+      first[R * Mo + c] = inverse ? (low ? re : im) : (low ? re : -im);
+      second[R * Mo + c] = inverse ? (low ? -im : re) : (low ? im : re);
     }
   return {constant({Mo, Mo}, dtype, first), constant({Mo, Mo}, dtype, second)};
 }
@@ -594,11 +605,14 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
           f32);
     };
     Complex X = Complex{plane(0), plane(1)} * tw;
-    // [yr; yi], then as (re, im) pairs.
+    // [yr; yi] with rows in groups (outputGroup), then as (re, im) pairs:
+    // rows 2g b + g j + i are part j of output g b + i.
+    const int64_t g = outputGroup(Mo);
     Tile stacked = mma(F.second, cast(X.im, c.dtype),
                        mma(F.first, cast(X.re, c.dtype), zeros({Mo, W}, f32)));
-    Tile pairs = reshape(permute(reshape(stacked, {2, half, W}), {1, 2, 0}),
-                         {half, 2 * W});
+    Tile pairs =
+        reshape(permute(reshape(stacked, {half / g, 2, g, W}), {0, 2, 3, 1}),
+                {half, 2 * W});
     if (c.postGate)
       pairs = pairs * loadPairs(args["post"], b, h, col);
     store(y, {b, h, 0, col},

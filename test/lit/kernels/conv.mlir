@@ -86,5 +86,7 @@
 // MULTI-NOT:     scf.for
 // MULTI-COUNT-2: tile.mma %{{.*}} : tensor<16x16xbf16>, tensor<16x64xbf16>, tensor<16x64xf32>
 // MULTI-NOT:     tile.mma
-// MULTI:         tile.permute %{{.*}} [1, 2, 0] : tensor<2x8x64xf32> -> tensor<8x64x2xf32>
+// Rows 2g b + g j + i hold part j of output g b + i (g = 8): (re, im)
+// pairs without moving data between threads.
+// MULTI:         tile.permute %{{.*}} [0, 2, 3, 1] : tensor<1x2x8x64xf32> -> tensor<1x8x64x2xf32>
 // MULTI:         tile.store %{{.*}} : tensor<1x1x8x128xbf16> -> !tile.view<?x?x?x?xbf16>
