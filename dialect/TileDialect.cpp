@@ -86,7 +86,14 @@ bool tessera::tile::isTileType(Type type) {
     if (auto blocked = dyn_cast<BlockedLayoutAttr>(encoding)) {
       if (blocked.getRank() != tensor.getRank())
         return false;
-    } else if (isa<MmaLayoutAttr, DotOperandLayoutAttr>(encoding)) {
+    } else if (isa<MmaLayoutAttr>(encoding)) {
+      // A 2-D accumulator, or one with unit dimensions in front (the
+      // layout of a reshape that adds them: a store into a wider view).
+      if (tensor.getRank() < 2 ||
+          llvm::any_of(tensor.getShape().drop_back(2),
+                       [](int64_t d) { return d != 1; }))
+        return false;
+    } else if (isa<DotOperandLayoutAttr>(encoding)) {
       if (tensor.getRank() != 2)
         return false;
     } else {

@@ -227,10 +227,11 @@ rt::Status runPlan(rt::Runtime &runtime, const rt::KernelLibrary &library,
     return st;
   const ViewShape sv = innerSpectrumView(p, H), wv = innerWorkView(p, B, H);
   rt::Arg spectrum = rt::ViewArg{a.spectrum.ptr, sv.sizes, sv.strides};
-  if (rt::Status st = launch(
-          "conv_inner",
-          {rt::ViewArg{a.workspace, wv.sizes, wv.strides}, spectrum, inverse},
-          innerGrid(p, B, H));
+  if (rt::Status st =
+          launch("conv_inner",
+                 {rt::ViewArg{a.workspace, wv.sizes, wv.strides}, spectrum,
+                  rt::ViewArg{inverseBuffer, wv.sizes, wv.strides}},
+                 innerGrid(p, B, H));
       !st)
     return st;
   std::vector<rt::Arg> a3 = {inverse};

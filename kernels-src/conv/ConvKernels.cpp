@@ -430,9 +430,13 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
   // one inverse and store at a time.
   Complex Y1 = product(rp.r1, rp.shift1, Z1, Z2),
           Y2 = product(rp.r2, rp.shift2, Z2, Z1);
+  // Each row stored as the m1 x m2 tile it is (`out` viewed as `work`):
+  // the store takes the accumulator's layout as it is, with no exchange.
   auto storeRow = [&](const Scalar &r, const Complex &w) {
-    store(out, {b, h, 0, r, 0}, reshape(cast(w.re, c.dtype), {1, 1, 1, 1, Mi}));
-    store(out, {b, h, 1, r, 0}, reshape(cast(w.im, c.dtype), {1, 1, 1, 1, Mi}));
+    store(out, {b, h, 0, r, 0, 0},
+          reshape(cast(w.re, c.dtype), {1, 1, 1, 1, m1, m2}));
+    store(out, {b, h, 1, r, 0, 0},
+          reshape(cast(w.im, c.dtype), {1, 1, 1, 1, m1, m2}));
   };
   auto [e1, e2] = both(ifftRowColumnFirst, Y1, Y2);
   auto [w1, w2] = both(ifftRowColumnSecond, e1, e2);
@@ -537,7 +541,7 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   // reads `work` as (batch, channels, 2, outer, m1, m2).
   std::vector<Param> p2 = {view("work", c.dtype, p.rowColumn ? 6 : 5),
                            view("spectrum", f32, p.rowColumn ? 5 : 4),
-                           view("out", c.dtype, 5)};
+                           view("out", c.dtype, p.rowColumn ? 6 : 5)};
   m.kernel(variantName("conv_inner", M, c, p), p2, [&](KernelArgs &args) {
     View work = args["work"], spectrum = args["spectrum"], out = args["out"];
     Scalar h = program_id(1), b0 = program_id(2) * Scalar(p.rowsPerProgram);
@@ -825,7 +829,7 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
       KernelArg spectrum = ViewArg{bufs.spectrum, sv.sizes, sv.strides, 0};
       st = run("conv_inner",
                {ViewArg{&work, wv.sizes, wv.strides, 0}, spectrum,
-                ViewArg{&inverse}},
+                ViewArg{&inverse, wv.sizes, wv.strides, 0}},
                innerGrid(p, B, H));
     }
     if (st) {

@@ -244,8 +244,9 @@ std::string kernelName(const char *kernel, const Plan &p, ElementType dtype,
   // the same plan (session 14: the outer passes read (re, im) pair rows,
   // the inner pass runs outer / 2 programs): `_abi` numbers that contract,
   // so a library built before a change is refused, not launched with a
-  // grid that leaves a row out.
-  constexpr int kMultiPassAbi = 2;
+  // grid that leaves a row out. 3: the inner pass writes `out` through the
+  // view it reads `work` by (innerWorkView; session 24).
+  constexpr int kMultiPassAbi = 3;
   if (!p.fused)
     s << "_o" << p.outer << "_r" << p.rowsPerProgram << "_c" << columnBlock(p)
       << "_abi" << kMultiPassAbi;

@@ -115,8 +115,9 @@ ViewShape fusedSpectrumView(const Plan &plan, int64_t channels);
 ViewShape innerSpectrumView(const Plan &plan, int64_t channels);
 
 /// How the multi-pass inner kernel reads the (batch, channels, 2, outer,
-/// inner) work buffer: as is, or for a row-column inner FFT as (batch,
-/// channels, 2, outer, m1, m2), each row an m1 x m2 tile of m2-element rows.
+/// inner) work buffer and writes the other one: as is, or for a row-column
+/// inner FFT as (batch, channels, 2, outer, m1, m2), each row an m1 x m2
+/// tile of m2-element rows.
 ViewShape innerWorkView(const Plan &plan, int64_t batch, int64_t channels);
 
 /// The fused kernel's grid: (channels, ceil(batch / rowsPerProgram), 1).

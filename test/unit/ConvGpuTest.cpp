@@ -292,9 +292,9 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
                   "none | tile-compile - --target sm_90a --num-warps 4 "
                   "--no-hoist-invariants --pair-truncations --fma "
                   "--step-descriptors -o "
-                  "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi2_64_16_rc.ptx "
+                  "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi3_64_16_rc.ptx "
                   "--info "
-                  "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi2_64_16_rc.json");
+                  "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi3_64_16_rc.json");
   // A fused plan's module is named after its one kernel.
   EXPECT_EQ(conv::buildCommand(1000, conv::ElementType::f16, {true, true}),
             "tessera print conv --dtype f16 --seqlen 1000 --gates pre,post | "

@@ -124,3 +124,23 @@ tile.kernel @permute_across_threads(%v: !tile.view<?x?x?x?xf32>, %w: !tile.view<
   tile.store %p, %w[%i, %i, %i, %i] : tensor<4x8x128x2xf32, #dst> -> !tile.view<?x?x?x?xf32>
 }
 }
+
+// -----
+
+// An accumulator stored through a reshape that adds unit dimensions in
+// front: each thread stores its pairs of elements (4 bytes) where they
+// are, with no shared memory.
+#mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 16]>
+// CHECK-LABEL: llvm.func @accumulator_unit_dims(
+// CHECK-SAME:    tile.shared_bytes = 0
+// CHECK-NOT:     nvvm.barrier
+// CHECK-NOT:     !llvm.ptr<3>
+// CHECK:         "st.global.b32 [$0], $1;"
+module attributes {tile.num_warps = 4 : i32} {
+tile.kernel @accumulator_unit_dims(%v: !tile.view<?x?xbf16>, %w: !tile.view<?x?x?x?xbf16>) {
+  %i = tile.program_id x : index
+  %t = tile.load %v[%i, %i] : !tile.view<?x?xbf16> -> tensor<64x16xbf16, #mma>
+  %r = tile.reshape %t : tensor<64x16xbf16, #mma> -> tensor<1x1x64x16xbf16, #mma>
+  tile.store %r, %w[%i, %i, %i, %i] : tensor<1x1x64x16xbf16, #mma> -> !tile.view<?x?x?x?xbf16>
+}
+}

@@ -63,7 +63,7 @@
 // The outer passes read (or write) the outer / 2 nonzero rows of (re, im)
 // pairs as one tile of whole rows, and their complex DFT is two real
 // products over the pairs stacked [re; im].
-// MULTI-LABEL: tile.kernel @conv_outer_fwd_bf16_M1024_o16_r16_c64_abi2_8_8
+// MULTI-LABEL: tile.kernel @conv_outer_fwd_bf16_M1024_o16_r16_c64_abi3_8_8
 // MULTI-NOT:     scf.for
 // MULTI:         tile.load %{{.*}} : !tile.view<?x?x?x?xbf16> -> tensor<1x1x8x128xbf16>
 // MULTI:         tile.permute %{{.*}} [2, 0, 1] : tensor<8x64x2xbf16> -> tensor<2x8x64xbf16>
@@ -71,7 +71,7 @@
 // MULTI-NOT:     tile.mma
 // The work buffer between the passes is in the element type.
 // MULTI:         tile.store %{{.*}} : tensor<1x1x1x16x64xbf16> -> !tile.view<?x?x?x?x?xbf16>
-// MULTI-LABEL: tile.kernel @conv_inner_bf16_M1024_o16_r16_c64_abi2_8_8
+// MULTI-LABEL: tile.kernel @conv_inner_bf16_M1024_o16_r16_c64_abi3_8_8
 // Spectrum rows are contiguous: each row is one 1 x 1 x 1 x inner tile.
 // MULTI:         scf.for
 // MULTI:         tile.load %{{.*}} : !tile.view<?x?x?x?x?xbf16> -> tensor<1x1x1x1x64xbf16>
@@ -82,7 +82,7 @@
 // MULTI:           tile.gather
 // MULTI:         } else {
 // MULTI:           tile.gather
-// MULTI-LABEL: tile.kernel @conv_outer_inv_bf16_M1024_o16_r16_c64_abi2_8_8
+// MULTI-LABEL: tile.kernel @conv_outer_inv_bf16_M1024_o16_r16_c64_abi3_8_8
 // MULTI-NOT:     scf.for
 // MULTI-COUNT-2: tile.mma %{{.*}} : tensor<16x16xbf16>, tensor<16x64xbf16>, tensor<16x64xf32>
 // MULTI-NOT:     tile.mma

@@ -87,3 +87,13 @@ func.func @mma_rank(%t: tensor<64xf32, #tile.mma<version = 2, wpc = [1, 1], inst
   %r = tile.reduce sum %t axis 0 : tensor<64xf32, #tile.mma<version = 2, wpc = [1, 1], instr = [16, 8]>> -> tensor<1xf32, #tile.mma<version = 2, wpc = [1, 1], instr = [16, 8]>>
   return
 }
+
+// -----
+
+// An mma layout may have unit dimensions in front (a reshape that adds
+// them, for a store into a wider view), but no other leading dimension.
+func.func @mma_leading_dims(%t: tensor<2x64x16xf32, #tile.mma<version = 3, wpc = [4, 1], instr = [64, 16]>>) {
+  // expected-error @+1 {{'tile.reduce' op operand #0 must be tile}}
+  %r = tile.reduce sum %t axis 0 : tensor<2x64x16xf32, #tile.mma<version = 3, wpc = [4, 1], instr = [64, 16]>> -> tensor<1x64x16xf32, #tile.mma<version = 3, wpc = [4, 1], instr = [64, 16]>>
+  return
+}

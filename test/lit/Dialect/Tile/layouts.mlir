@@ -37,3 +37,14 @@ tile.kernel @convert(%x: !tile.view<?x?xf32>) {
 // CHECK-NOT: tile.swizzle = #tile.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
 module attributes {tile.swizzle = #tile.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>} {
 }
+
+// -----
+
+// An accumulator with unit dimensions in front is a tile (the result of a
+// reshape that adds them, stored into a wider view as it is).
+// CHECK-LABEL: func.func @mma_unit_dims
+// CHECK: tile.reshape %{{.*}} : tensor<64x16xf32, #mma> -> tensor<1x1x64x16xf32, #mma>
+func.func @mma_unit_dims(%t: tensor<64x16xf32, #tile.mma<version = 3, wpc = [4, 1], instr = [64, 16]>>) -> tensor<1x1x64x16xf32, #tile.mma<version = 3, wpc = [4, 1], instr = [64, 16]>> {
+  %r = tile.reshape %t : tensor<64x16xf32, #tile.mma<version = 3, wpc = [4, 1], instr = [64, 16]>> -> tensor<1x1x64x16xf32, #tile.mma<version = 3, wpc = [4, 1], instr = [64, 16]>>
+  return %r : tensor<1x1x64x16xf32, #tile.mma<version = 3, wpc = [4, 1], instr = [64, 16]>>
+}
