@@ -139,6 +139,9 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout"> {
     `instr = [64, N]`, one warpgroup of four warps per 64 rows). Each warp
     covers one instruction tile; `wpc` arranges the warps over rows and
     columns; the pattern repeats in registers over the tile, columns first.
+    A tensor may also carry unit dimensions in front of its two (a reshape
+    that adds them keeps the accumulator's layout, for a store into a wider
+    view).
 
     ```mlir
     tensor<64x64xf32, #tile.mma<version = 2, wpc = [2, 2], instr = [16, 8]>>
