@@ -23,7 +23,8 @@ namespace tessera::tile {
 /// A tile is a ranked tensor of rank >= 1 whose dimensions are static powers
 /// of two, with a float (f16, bf16, tf32, f32, f64) or signless integer
 /// element type, and either no encoding (level 1) or a layout of the tile
-/// dialect of its rank (level 2).
+/// dialect of its rank (level 2); an mma layout is 2-D, on a tensor of two
+/// dimensions or with unit dimensions in front of them.
 bool isTileType(mlir::Type type);
 
 /// The layout of a level-2 tile type: a distributed layout (blocked, mma or

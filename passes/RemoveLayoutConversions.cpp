@@ -109,17 +109,31 @@ struct StoreFromAccumulator : OpRewritePattern<StoreOp> {
   }
 };
 
+/// Whether a narrowing cast of convert(x) may run on x before the
+/// conversion (half the bytes to exchange) although x is no wgmma
+/// accumulator: the conversion has no other user (else both layouts would
+/// be converted), x is not a load (LoadIntoLayout loads it in the
+/// converted layout instead, with no exchange), and the tile has no unit
+/// dimension (ConvertVectorOperands moves conversions of vectors the other
+/// way; the two would undo each other).
+bool narrowsBeforeConvert(ConvertLayoutOp convert) {
+  auto type = cast<RankedTensorType>(convert.getSource().getType());
+  return convert->hasOneUse() && !convert.getSource().getDefiningOp<LoadOp>() &&
+         llvm::none_of(type.getShape(), [](int64_t d) { return d == 1; });
+}
+
 /// cast(convert(x)) -> convert(cast(x)) for wgmma accumulators, so the
 /// conversion reaches the store (StoreFromAccumulator) and the cast runs
 /// on the registers the accumulator is already in; for narrowing casts
-/// from any layout (the exchange moves fewer bytes).
+/// of other tiles where narrowsBeforeConvert says so.
 template <typename CastOp> struct CastBeforeConvert : OpRewritePattern<CastOp> {
   using OpRewritePattern<CastOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(CastOp op,
                                 PatternRewriter &rewriter) const override {
     auto convert = op.getIn().template getDefiningOp<ConvertLayoutOp>();
     if (!convert || !(isWgmmaAccumulator(convert.getSource().getType()) ||
-                      std::is_same_v<CastOp, arith::TruncFOp>))
+                      (std::is_same_v<CastOp, arith::TruncFOp> &&
+                       narrowsBeforeConvert(convert))))
       return failure();
     auto source = cast<RankedTensorType>(convert.getSource().getType());
     auto result = cast<RankedTensorType>(op.getType());

@@ -254,4 +254,53 @@ TEST_F(LayoutTest, BlockedLayoutOfFindsBlockedLayouts) {
       blockedLayoutOf(&ctx, LinearLayout::fromBlocked(big, {8, 32})));
 }
 
+
+// An accumulator with unit dimensions in front places every element as
+// the 2-D accumulator does, with zero coordinates in front.
+TEST_F(LayoutTest, AccumulatorWithUnitDimensions) {
+  auto mma = MmaLayoutAttr::get(&ctx, 3, {4, 1}, {64, 16});
+  LinearLayout flat = LinearLayout::fromMma(mma, {64, 16});
+  LinearLayout wide = LinearLayout::get(mma, {1, 1, 64, 16});
+  ASSERT_EQ(wide.rank(), 4);
+  for (int64_t warp = 0; warp < 4; ++warp)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t r = 0; r < flat.numRegisters(); ++r) {
+        LinearLayout::Coords f = flat.apply(r, lane, warp);
+        EXPECT_EQ(wide.apply(r, lane, warp),
+                  LinearLayout::Coords({0, 0, f[0], f[1]}));
+      }
+  std::vector<int64_t> same = registerPermutation(flat, wide);
+  ASSERT_EQ(int64_t(same.size()), flat.numRegisters());
+  for (int64_t r = 0; r < flat.numRegisters(); ++r)
+    EXPECT_EQ(same[r], r);
+}
+
+// A permute into a blocked layout whose registers run in another order (a
+// three-way rotation of the register bits): register r of the result holds
+// the element register from[r] of the source held, in every lane and warp.
+TEST_F(LayoutTest, PermuteWithRotatedRegisters) {
+  auto src = BlockedLayoutAttr::get(&ctx, {2, 2, 2}, {1, 32, 1}, {1, 1, 4},
+                                    {2, 1, 0});
+  auto dst = BlockedLayoutAttr::get(&ctx, {2, 2, 2}, {32, 1, 1}, {1, 4, 1},
+                                    {0, 2, 1});
+  LinearLayout in = LinearLayout::fromBlocked(src, {2, 64, 8});
+  LinearLayout out = LinearLayout::fromBlocked(dst, {64, 8, 2});
+  const std::vector<int64_t> perm = {1, 2, 0};
+  LinearLayout moved = permuteLayout(in, perm);
+  std::vector<int64_t> from = registerPermutation(moved, out);
+  ASSERT_EQ(int64_t(from.size()), out.numRegisters());
+  bool identity = true;
+  for (int64_t r = 0; r < out.numRegisters(); ++r)
+    identity = identity && from[r] == r;
+  EXPECT_FALSE(identity);
+  for (int64_t warp = 0; warp < 4; ++warp)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t r = 0; r < out.numRegisters(); ++r) {
+        LinearLayout::Coords s = in.apply(from[r], lane, warp);
+        LinearLayout::Coords d = out.apply(r, lane, warp);
+        for (size_t i = 0; i < perm.size(); ++i)
+          EXPECT_EQ(d[i], s[perm[i]]);
+      }
+}
+
 } // namespace

@@ -121,8 +121,8 @@ tile.kernel @no_consumer(%u: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>) {
 // -----
 
 // A reshape that only adds unit dimensions in front keeps an accumulator's
-// own layout, and the store takes it: the conv inner pass and the forward
-// outer pass store their wgmma results into wider views with no exchange.
+// own layout, and the store takes it: the conv inner pass stores its
+// wgmma results (rows of one sector) into a wider view with no exchange.
 #mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 16]>
 #b2 = #tile.blocked<spt = [1, 8], tpw = [16, 2], wpc = [4, 1], order = [1, 0]>
 #b6 = #tile.blocked<spt = [1, 1, 1, 1, 1, 8], tpw = [1, 1, 1, 1, 16, 2], wpc = [1, 1, 1, 1, 4, 1], order = [5, 4, 3, 2, 1, 0]>

@@ -172,3 +172,86 @@ tile.kernel @constant_copy_out_of_loop(%c: !tile.view<?x?xbf16>, %n: index) {
     tile.store %u, %c[%i, %c0] : tensor<16x32xbf16, #other> -> !tile.view<?x?xbf16>
   }
 }
+
+// -----
+
+// A narrowing cast runs before a conversion of a tile that is not an
+// accumulator (half the bytes to exchange) only when nothing else wants
+// the conversion: not for a vector (ConvertVectorOperands moves its
+// conversions the other way; the two would undo each other, so this test
+// also checks that the pass ends), not for a load (it is loaded in the
+// converted layout instead), not for a conversion with another user.
+#a = #tile.blocked<spt = [1, 1], tpw = [32, 1], wpc = [4, 1], order = [1, 0]>
+#b = #tile.blocked<spt = [4, 1], tpw = [32, 1], wpc = [4, 1], order = [0, 1]>
+// (Here the conversion moves up to the load, which takes its layout.)
+// CHECK-LABEL: tile.kernel @narrow_vector
+// CHECK-NOT:   tile.convert_layout
+// CHECK:       arith.truncf
+// CHECK-NEXT:  tile.store
+tile.kernel @narrow_vector(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<512x1xf32, #a>
+  %u = math.exp %t : tensor<512x1xf32, #a>
+  %0 = tile.convert_layout %u : tensor<512x1xf32, #a> -> tensor<512x1xf32, #b>
+  %1 = arith.truncf %0 : tensor<512x1xf32, #b> to tensor<512x1xbf16, #b>
+  tile.store %1, %y[%c0, %c0] : tensor<512x1xbf16, #b> -> !tile.view<?x?xbf16>
+}
+
+// -----
+
+#a = #tile.blocked<spt = [1, 4], tpw = [8, 4], wpc = [4, 1], order = [1, 0]>
+#b = #tile.blocked<spt = [4, 1], tpw = [4, 8], wpc = [1, 4], order = [0, 1]>
+// CHECK-LABEL: tile.kernel @narrow_load
+// CHECK-NOT:   tile.convert_layout
+// CHECK:       tile.load {{.*}} -> tensor<64x64xf32, #[[B:blocked[0-9]*]]>
+// CHECK-NEXT:  arith.truncf {{.*}} : tensor<64x64xf32, #[[B]]> to tensor<64x64xbf16, #[[B]]>
+tile.kernel @narrow_load(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32, #a>
+  %0 = tile.convert_layout %t : tensor<64x64xf32, #a> -> tensor<64x64xf32, #b>
+  %1 = arith.truncf %0 : tensor<64x64xf32, #b> to tensor<64x64xbf16, #b>
+  %2 = math.exp %1 : tensor<64x64xbf16, #b>
+  %3 = tile.reduce sum %2 axis 0 : tensor<64x64xbf16, #b> -> tensor<1x64xbf16, #b>
+  tile.store %3, %y[%c0, %c0] : tensor<1x64xbf16, #b> -> !tile.view<?x?xbf16>
+}
+
+// -----
+
+#a = #tile.blocked<spt = [1, 4], tpw = [8, 4], wpc = [4, 1], order = [1, 0]>
+#b = #tile.blocked<spt = [4, 1], tpw = [4, 8], wpc = [1, 4], order = [0, 1]>
+// CHECK-LABEL: tile.kernel @narrow_shared_conversion
+// CHECK:       %[[C:.*]] = tile.convert_layout %{{.*}} : tensor<64x64xf32
+// CHECK-NOT:   tile.convert_layout
+// CHECK:       arith.truncf %[[C]]
+tile.kernel @narrow_shared_conversion(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xbf16>, %z: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32, #a>
+  %u = math.exp %t : tensor<64x64xf32, #a>
+  %0 = tile.convert_layout %u : tensor<64x64xf32, #a> -> tensor<64x64xf32, #b>
+  %1 = arith.truncf %0 : tensor<64x64xf32, #b> to tensor<64x64xbf16, #b>
+  %2 = math.exp %1 : tensor<64x64xbf16, #b>
+  %3 = tile.reduce sum %2 axis 0 : tensor<64x64xbf16, #b> -> tensor<1x64xbf16, #b>
+  tile.store %3, %y[%c0, %c0] : tensor<1x64xbf16, #b> -> !tile.view<?x?xbf16>
+  %4 = tile.reduce sum %0 axis 0 : tensor<64x64xf32, #b> -> tensor<1x64xf32, #b>
+  tile.store %4, %z[%c0, %c0] : tensor<1x64xf32, #b> -> !tile.view<?x?xf32>
+}
+
+// -----
+
+// A narrowing cast of a conversion it alone uses runs first: the
+// conversion moves bf16, half the bytes.
+#a = #tile.blocked<spt = [1, 4], tpw = [8, 4], wpc = [4, 1], order = [1, 0]>
+#b = #tile.blocked<spt = [4, 1], tpw = [4, 8], wpc = [1, 4], order = [0, 1]>
+// CHECK-LABEL: tile.kernel @narrow_first
+// CHECK:       %[[T:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[A:blocked[0-9]*]]> to tensor<64x64xbf16, #[[A]]>
+// CHECK:       tile.convert_layout %[[T]] : tensor<64x64xbf16, #[[A]]>
+tile.kernel @narrow_first(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32, #a>
+  %u = math.exp %t : tensor<64x64xf32, #a>
+  %0 = tile.convert_layout %u : tensor<64x64xf32, #a> -> tensor<64x64xf32, #b>
+  %1 = arith.truncf %0 : tensor<64x64xf32, #b> to tensor<64x64xbf16, #b>
+  %2 = math.exp %1 : tensor<64x64xbf16, #b>
+  %3 = tile.reduce sum %2 axis 0 : tensor<64x64xbf16, #b> -> tensor<1x64xbf16, #b>
+  tile.store %3, %y[%c0, %c0] : tensor<1x64xbf16, #b> -> !tile.view<?x?xbf16>
+}
