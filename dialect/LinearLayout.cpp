@@ -7,7 +7,6 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
-
 #include <map>
 
 using namespace mlir;
@@ -163,21 +162,11 @@ LinearLayout LinearLayout::fromDotOperand(DotOperandLayoutAttr layout,
 LinearLayout LinearLayout::get(Attribute layout,
                                llvm::ArrayRef<int64_t> shape) {
   if (auto mma = dyn_cast<MmaLayoutAttr>(layout)) {
+    // Unit dimensions in front of an accumulator (isTileType) add zero
+    // coordinates: the 2-D layout seen through a reshape.
     if (shape.size() == 2)
       return fromMma(mma, shape);
-    // Unit dimensions in front of an accumulator (isTileType): zero
-    // coordinates there.
-    LinearLayout inner = fromMma(mma, shape.take_back(2));
-    const size_t lead = shape.size() - 2;
-    std::array<std::vector<Coords>, 3> bases;
-    for (auto in : {Register, Lane, Warp})
-      for (const Coords &c : inner.bases(in)) {
-        Coords padded(lead, 0);
-        padded.insert(padded.end(), c.begin(), c.end());
-        bases[in].push_back(std::move(padded));
-      }
-    return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()),
-                        std::move(bases));
+    return reshapeLayout(fromMma(mma, shape.take_back(2)), shape);
   }
   if (auto dot = dyn_cast<DotOperandLayoutAttr>(layout))
     return fromDotOperand(dot, shape);

@@ -25,6 +25,17 @@ namespace tessera::lowering {
 
 namespace {
 bool shufflesAcrossWarps(Operation *op);
+
+/// For a permute that keeps every element with its thread (the result
+/// layout is the source's with its dimensions permuted, registers in any
+/// order), the source register of each result register; otherwise empty.
+std::vector<int64_t> permuteRegisters(tile::PermuteOp op) {
+  RankedTensorType src = op.getSource().getType(), dst = op.getType();
+  if (!tile::getLayout(src) || !tile::getLayout(dst))
+    return {};
+  return tile::registerPermutation(
+      tile::permuteLayout(layoutOf(src), op.getPermutation()), layoutOf(dst));
+}
 } // namespace
 
 int64_t sharedScratchBytes(Operation *op) {
@@ -61,17 +72,9 @@ int64_t sharedScratchBytes(Operation *op) {
         !tile::broadcastRegisters(layoutOf(src), layoutOf(dst)).empty())
       return 0;
   }
-  if (auto permute = dyn_cast<tile::PermuteOp>(op)) {
-    // Register moves only (see PermuteLowering).
-    RankedTensorType src = permute.getSource().getType(),
-                     dst = permute.getType();
-    if (tile::getLayout(src) && tile::getLayout(dst) &&
-        !tile::registerPermutation(
-             tile::permuteLayout(layoutOf(src), permute.getPermutation()),
-             layoutOf(dst))
-             .empty())
-      return 0;
-  }
+  if (auto permute = dyn_cast<tile::PermuteOp>(op))
+    if (!permuteRegisters(permute).empty())
+      return 0; // register moves only (see PermuteLowering)
   if (isa<tile::ConvertLayoutOp, tile::ReshapeOp, tile::BroadcastOp,
           tile::PermuteOp, tile::GatherOp>(op))
     return bytesOf(op->getOperand(0).getType());
@@ -266,14 +269,10 @@ struct PermuteLowering : IndexMapPattern<tile::PermuteOp> {
     // A result layout that is the source's with its dimensions permuted
     // (a transposed blocked layout), its registers possibly in another
     // order, keeps every element with its thread.
-    if (tile::getLayout(src) && tile::getLayout(dst)) {
-      std::vector<int64_t> from = tile::registerPermutation(
-          tile::permuteLayout(layoutOf(src), perm), layoutOf(dst));
-      if (!from.empty()) {
-        replaceWithRegisters(op, adaptor.getSource(), from,
-                             getTypeConverter()->convertType(dst), rewriter);
-        return success();
-      }
+    if (std::vector<int64_t> from = permuteRegisters(op); !from.empty()) {
+      replaceWithRegisters(op, adaptor.getSource(), from,
+                           getTypeConverter()->convertType(dst), rewriter);
+      return success();
     }
     return lowerIndexMap(
         op, adaptor.getSource(), src, dst, getTypeConverter(), rewriter,

@@ -90,9 +90,15 @@ bool storesWholeSectors(RankedTensorType type) {
          type.getDimSize(last) * bytes >= 32;
 }
 
-/// store(convert(x)) -> store(x) for wgmma accumulators, and for tiles in
-/// blocked layouts that write whole sectors (storesWholeSectors): the
-/// store lowering writes any layout, and exchanging a 128 x 256 f32
+/// Whether a tile of `type` is stored as it is rather than exchanged
+/// first: a wgmma accumulator, or a blocked layout that writes whole
+/// sectors.
+bool storesAsIs(RankedTensorType type) {
+  return isWgmmaAccumulator(type) || storesWholeSectors(type);
+}
+
+/// store(convert(x)) -> store(x) where x is stored as it is (storesAsIs):
+/// the store lowering writes any layout, and exchanging a 128 x 256 f32
 /// accumulator through shared memory would need 128 KB next to the
 /// operand rings.
 struct StoreFromAccumulator : OpRewritePattern<StoreOp> {
@@ -100,8 +106,7 @@ struct StoreFromAccumulator : OpRewritePattern<StoreOp> {
   LogicalResult matchAndRewrite(StoreOp op,
                                 PatternRewriter &rewriter) const override {
     auto convert = op.getValue().getDefiningOp<ConvertLayoutOp>();
-    if (!convert || !(isWgmmaAccumulator(convert.getSource().getType()) ||
-                      storesWholeSectors(convert.getSource().getType())))
+    if (!convert || !storesAsIs(convert.getSource().getType()))
       return failure();
     rewriter.modifyOpInPlace(
         op, [&] { op.getValueMutable().assign(convert.getSource()); });
@@ -648,8 +653,7 @@ bool reachesAnyLayoutConsumer(Value v, Attribute layout, int depth = 8) {
   if (isa<LocalAllocOp>(user))
     return true;
   if (isa<StoreOp>(user))
-    return isWgmmaAccumulator(inLayout(type, layout)) ||
-           storesWholeSectors(inLayout(type, layout));
+    return storesAsIs(inLayout(type, layout));
   if (isa<arith::TruncFOp, arith::ExtFOp>(user))
     return reachesAnyLayoutConsumer(user->getResult(0), layout, depth - 1);
   if (!isa<ReshapeOp, PermuteOp>(user))
