@@ -393,7 +393,7 @@ Complex partnerNegated(const RowPair &rp, const Complex &self,
 void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
                     const Scalar &b, const Scalar &h, const RowPair &rp) {
   View work = args["work"], spectrum = args["spectrum"], out = args["out"];
-  const int64_t Mi = p.M / p.outer, m1 = p.factors[0], m2 = p.factors[1];
+  const int64_t m1 = p.factors[0], m2 = p.factors[1];
   // Each row read as the m1 x m2 tile of a (.., outer, m1, m2) view: rows
   // of m2 elements, which tile-pipeline copies into shared memory
   // asynchronously stages ahead, straight into the wgmma operand.
