@@ -44,8 +44,38 @@ inline std::string shapeText(const std::vector<int64_t> &s) {
   return out.str() + ")";
 }
 
+/// One past the last byte a tensor of `shape` with `strides` (row-major
+/// when empty) and `bytes`-byte elements spans from its pointer, or -1 when
+/// that does not fit in an int64: the kernels index in 64 bits, and a
+/// product that wrapped would address memory outside the tensor.
+inline int64_t extentBytes(const std::vector<int64_t> &shape,
+                           const std::vector<int64_t> &strides, int64_t bytes) {
+  for (int64_t size : shape)
+    if (size < 1)
+      return 0;       // nothing to address
+  int64_t last = 0;   // element offset of the last element
+  int64_t stride = 1; // row-major stride of dimension d
+  for (size_t i = shape.size(); i-- > 0;) {
+    int64_t step = 0;
+    const int64_t s = strides.empty() ? stride : strides[i];
+    if (__builtin_mul_overflow(shape[i] - 1, s, &step) ||
+        __builtin_add_overflow(last, step, &last))
+      return -1;
+    if (strides.empty() && i > 0 &&
+        __builtin_mul_overflow(stride, shape[i], &stride))
+      return -1;
+  }
+  int64_t end = 0;
+  if (__builtin_add_overflow(last, int64_t(1), &end) ||
+      __builtin_mul_overflow(end, bytes, &end))
+    return -1;
+  return end;
+}
+
 /// One tensor: present iff `wanted`, of `shape`, aligned to `bytes`, with
-/// non-negative strides (as many as dimensions). "" or the problem.
+/// non-negative strides (as many as dimensions), and spanning no more
+/// memory than 64-bit addressing reaches from its pointer. "" or the
+/// problem.
 inline std::string checkDeviceTensor(const char *name, const DeviceTensor &t,
                                      bool wanted, int64_t bytes,
                                      const std::vector<int64_t> &shape) {
@@ -69,6 +99,12 @@ inline std::string checkDeviceTensor(const char *name, const DeviceTensor &t,
       if (s < 0)
         return n + " has a negative stride";
   }
+  const int64_t end = extentBytes(shape, t.strides, bytes);
+  if (end < 0 || uint64_t(end) > ~uint64_t(0) - t.ptr)
+    return n + " spans more memory than 64-bit addressing reaches (shape " +
+           shapeText(shape) +
+           (t.strides.empty() ? "" : ", strides " + shapeText(t.strides)) +
+           ", " + std::to_string(bytes) + "-byte elements)";
   return "";
 }
 

@@ -52,7 +52,9 @@ size_t workspaceBytes(const Shape &shape, Gates gates = {true, true});
 rt::Status prepare(rt::Runtime &runtime, const Shape &shape,
                    const DeviceTensor &k, const DeviceTensor &spectrum);
 
-/// Checks a call without touching the GPU; "" or the first problem.
+/// Checks a call without touching the GPU (shapes, pointers, alignment,
+/// strides, each tensor's span within 64-bit addressing, the workspace);
+/// "" or the first problem.
 /// Lengths: 2..65536. One kernel up to 4096, three passes above; odd
 /// lengths, and lengths above 4096 that are not powers of two, run on
 /// zero-padded copies (conv_copy_rows).

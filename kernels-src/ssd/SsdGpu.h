@@ -53,8 +53,10 @@ using rt::KernelLibrary;
 /// Checks a call without touching the GPU: shapes, options, dtypes (by
 /// shape only: the element type is the caller's), pointers (non-null for
 /// present tensors, null for absent ones, aligned to the element size),
-/// strides (non-negative), the launch limits (grid y = nheads and z =
-/// batch up to 65535). Returns "" or the first problem.
+/// strides (non-negative), each tensor's span (within 64-bit addressing:
+/// the kernels index in 64 bits, so tensors of more than 2^31 elements
+/// are valid), the launch limits (grid y = nheads and z = batch up to
+/// 65535). Returns "" or the first problem.
 std::string validate(const Shape &shape, const Options &options,
                      ElementType dtype, const DeviceArgs &args);
 

@@ -118,6 +118,35 @@ TEST(ConvValidate, RejectsBadCalls) {
       // Two buffers of 2 x 3 rows, re and im, 65536 two-byte elements each.
       "this length runs in three passes and needs a workspace of 3145728 "
       "bytes");
+  // Strides or an address whose span wraps 64-bit addressing: the kernels
+  // would read outside the tensor.
+  check(
+      {2, 3, 256},
+      [](conv::ConvArgs &a) {
+        a.u.strides = {int64_t(1) << 62, 256, 1};
+      },
+      "u spans more memory than 64-bit addressing reaches (shape (2, 3, "
+      "256), strides (4611686018427387904, 256, 1), 2-byte elements)");
+  check(
+      {2, 3, 256}, [](conv::ConvArgs &a) { a.y.ptr = ~rt::DevicePtr(0) - 15; },
+      "y spans more memory than 64-bit addressing reaches");
+}
+
+TEST(DeviceTensorExtent, BytesSpannedOrOverflow) {
+  // Row-major: the last element's offset plus one, in bytes.
+  EXPECT_EQ(extentBytes({2, 3, 4}, {}, 2), 48);
+  // Strided: (2 - 1) 100 + (3 - 1) 10 + (4 - 1) 1 + 1 = 124 elements.
+  EXPECT_EQ(extentBytes({2, 3, 4}, {100, 10, 1}, 4), 496);
+  // Broadcast (stride 0) dimensions span nothing.
+  EXPECT_EQ(extentBytes({5, 7}, {0, 1}, 4), 28);
+  EXPECT_EQ(extentBytes({0, 7}, {}, 4), 0);
+  // More than 2^31 elements are fine (the kernels index in 64 bits)...
+  EXPECT_EQ(extentBytes({8, 1 << 20, 80, 64}, {}, 2),
+            int64_t(8) * (1 << 20) * 80 * 64 * 2);
+  // ...a span past 2^63 bytes is not, whichever product wraps.
+  EXPECT_EQ(extentBytes({int64_t(1) << 32, int64_t(1) << 32}, {}, 1), -1);
+  EXPECT_EQ(extentBytes({3, 2}, {int64_t(1) << 62, 1}, 1), -1);
+  EXPECT_EQ(extentBytes({int64_t(1) << 61, 1}, {}, 8), -1);
 }
 
 /// The fake driver, and a library of the plan's kernels compiled here.

@@ -135,6 +135,32 @@ TEST(SsdValidate, RejectsBadTensors) {
       "C has a negative stride");
   check([](ssd::DeviceArgs &a) { a.D = ssd::DeviceTensor(); },
         "D is required (null pointer)");
+  // A span that wraps 64-bit addressing (the kernels index in 64 bits).
+  check(
+      [](ssd::DeviceArgs &a) {
+        a.x.strides = {1, int64_t(1) << 61, 64, 1};
+      },
+      "x spans more memory than 64-bit addressing reaches");
+  check([](ssd::DeviceArgs &a) { a.dt.ptr = ~rt::DevicePtr(0) - 1023; },
+        "dt spans more memory than 64-bit addressing reaches");
+}
+
+TEST(SsdValidate, AcceptsMoreThan2To31Elements) {
+  // x, z and y of 2^32 elements each: sizes that overflow 32-bit indexing
+  // are valid, the kernels index in 64 bits (sizes and strides are int64
+  // kernel parameters).
+  const ssd::Shape big{8, int64_t(1) << 20, 8, 64, 128, 1};
+  ssd::Options o = layer();
+  o.hasZ = true;
+  ssd::DeviceArgs a = goodArgs(big, o, 0x100000);
+  // Far enough apart for tensors of up to 16 GiB.
+  rt::DevicePtr next = 0x100000;
+  for (ssd::DeviceTensor *t :
+       {&a.x, &a.dt, &a.A, &a.B, &a.C, &a.y, &a.D, &a.z, &a.dtBias}) {
+    t->ptr = next;
+    next += rt::DevicePtr(1) << 36;
+  }
+  EXPECT_EQ(ssd::validate(big, o, ssd::ElementType::bf16, a), "");
 }
 
 TEST(SsdFusedVariant, BlocksAndWarpsPerDstate) {
