@@ -74,8 +74,8 @@ inline int64_t extentBytes(const std::vector<int64_t> &shape,
 
 /// One tensor: present iff `wanted`, of `shape`, aligned to `bytes`, with
 /// non-negative strides (as many as dimensions), and spanning no more
-/// memory than 64-bit addressing reaches from its pointer. "" or the
-/// problem.
+/// memory than 64-bit addressing reaches from its pointer (one past its
+/// last byte is an address too). "" or the problem.
 inline std::string checkDeviceTensor(const char *name, const DeviceTensor &t,
                                      bool wanted, int64_t bytes,
                                      const std::vector<int64_t> &shape) {

@@ -75,6 +75,11 @@ std::string splitProblem(const KernelLibrary &library, const Shape &s,
   if (!splittable(v))
     return "no split forward at dstate " + std::to_string(s.dstate) +
            " (up to 128)";
+  // The first launch's grid z is batch x segments; the bound also keeps
+  // every size of the workspace well inside int64.
+  if (segments > 65535 / s.batch)
+    return "batch x segments must be at most 65535 (grid z), got " +
+           std::to_string(s.batch) + " x " + std::to_string(segments);
   if (s.seqlen % segments != 0)
     return "seqlen (" + std::to_string(s.seqlen) +
            ") is not a multiple of the segments";
@@ -209,6 +214,8 @@ std::string validate(const Shape &s, const Options &o, ElementType dtype,
             "bytes";
     else if (a.workspace.shape.size() != 1 || a.workspace.shape[0] < 1)
       err = "workspace must have the shape (bytes)";
+    else if (uint64_t(a.workspace.shape[0]) > ~uint64_t(0) - a.workspace.ptr)
+      err = "workspace spans more memory than 64-bit addressing reaches";
   }
   return err;
 }

@@ -130,6 +130,21 @@ TEST(ConvValidate, RejectsBadCalls) {
   check(
       {2, 3, 256}, [](conv::ConvArgs &a) { a.y.ptr = ~rt::DevicePtr(0) - 15; },
       "y spans more memory than 64-bit addressing reaches");
+  // y's 3072 bytes end one byte below the top of the address space (one
+  // past its end is still an address): fine; one element higher wraps.
+  {
+    conv::ConvArgs a = goodArgs({2, 3, 256}, none);
+    a.y.ptr = ~rt::DevicePtr(0) - 3073;
+    EXPECT_EQ(conv::validate({2, 3, 256}, conv::ElementType::f16, none, a), "");
+    a.y.ptr += 2;
+    EXPECT_CONTAINS(
+        conv::validate({2, 3, 256}, conv::ElementType::f16, none, a),
+        "y spans more memory");
+  }
+  check(
+      {1, 1, 1001},
+      [](conv::ConvArgs &a) { a.workspace = ~rt::DevicePtr(0) - 15; },
+      "the workspace spans more memory than 64-bit addressing reaches");
 }
 
 TEST(DeviceTensorExtent, BytesSpannedOrOverflow) {
@@ -147,6 +162,10 @@ TEST(DeviceTensorExtent, BytesSpannedOrOverflow) {
   EXPECT_EQ(extentBytes({int64_t(1) << 32, int64_t(1) << 32}, {}, 1), -1);
   EXPECT_EQ(extentBytes({3, 2}, {int64_t(1) << 62, 1}, 1), -1);
   EXPECT_EQ(extentBytes({int64_t(1) << 61, 1}, {}, 8), -1);
+  // The sum of in-range steps wraps; the largest span that fits.
+  EXPECT_EQ(extentBytes({2, 2}, {int64_t(1) << 62, int64_t(1) << 62}, 1), -1);
+  EXPECT_EQ(extentBytes({INT64_MAX}, {}, 1), INT64_MAX);
+  EXPECT_EQ(extentBytes({INT64_MAX}, {}, 2), -1);
 }
 
 /// The fake driver, and a library of the plan's kernels compiled here.

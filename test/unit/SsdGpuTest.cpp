@@ -148,12 +148,13 @@ TEST(SsdValidate, RejectsBadTensors) {
 TEST(SsdValidate, AcceptsMoreThan2To31Elements) {
   // x, z and y of 2^32 elements each: sizes that overflow 32-bit indexing
   // are valid, the kernels index in 64 bits (sizes and strides are int64
-  // kernel parameters).
+  // kernel parameters). Guards the span check against rejecting them.
   const ssd::Shape big{8, int64_t(1) << 20, 8, 64, 128, 1};
   ssd::Options o = layer();
   o.hasZ = true;
   ssd::DeviceArgs a = goodArgs(big, o, 0x100000);
-  // Far enough apart for tensors of up to 16 GiB.
+  // Apart by 64 GiB (x, the largest, is 8 GiB; validate does not check
+  // overlap, but the addresses stay those of a real call).
   rt::DevicePtr next = 0x100000;
   for (ssd::DeviceTensor *t :
        {&a.x, &a.dt, &a.A, &a.B, &a.C, &a.y, &a.D, &a.z, &a.dtBias}) {
@@ -598,10 +599,21 @@ TEST_F(SsdFakeDriverTest, SplitForwardLaunchesThreeKernels) {
   st = ssd::forward(*runtime, lib, s, o, ssd::ElementType::bf16, args, 3);
   EXPECT_FALSE(st.ok);
   EXPECT_CONTAINS(st.message, "not a multiple of the segments");
+  // More segments than the grid's z takes: a clear error before any size
+  // of their workspace is computed.
+  st = ssd::forward(*runtime, lib, s, o, ssd::ElementType::bf16, args, 32768);
+  EXPECT_FALSE(st.ok);
+  EXPECT_CONTAINS(st.message,
+                  "batch x segments must be at most 65535 (grid z), got 2 x "
+                  "32768");
   ssd::DeviceArgs bad = args;
   bad.workspace.ptr += 8;
   EXPECT_CONTAINS(ssd::validate(s, o, ssd::ElementType::bf16, bad),
                   "workspace is misaligned");
+  bad = args;
+  bad.workspace.ptr = ~rt::DevicePtr(0) - 4095;
+  EXPECT_CONTAINS(ssd::validate(s, o, ssd::ElementType::bf16, bad),
+                  "workspace spans more memory than 64-bit addressing");
   // x whose batch stride is not seqlen times its sequence stride (a batch
   // slice of a longer tensor) cannot be cut into rows of segments.
   bad = args;
