@@ -72,6 +72,12 @@ inline int64_t extentBytes(const std::vector<int64_t> &shape,
   return end;
 }
 
+/// Whether `bytes` from `ptr` stay within 64-bit addressing (one past the
+/// last byte is an address too).
+inline bool spanFits(rt::DevicePtr ptr, uint64_t bytes) {
+  return bytes <= ~rt::DevicePtr(0) - ptr;
+}
+
 /// One tensor: present iff `wanted`, of `shape`, aligned to `bytes`, with
 /// non-negative strides (as many as dimensions), and spanning no more
 /// memory than 64-bit addressing reaches from its pointer (one past its
@@ -100,7 +106,7 @@ inline std::string checkDeviceTensor(const char *name, const DeviceTensor &t,
         return n + " has a negative stride";
   }
   const int64_t end = extentBytes(shape, t.strides, bytes);
-  if (end < 0 || uint64_t(end) > ~uint64_t(0) - t.ptr)
+  if (end < 0 || !spanFits(t.ptr, uint64_t(end)))
     return n + " spans more memory than 64-bit addressing reaches (shape " +
            shapeText(shape) +
            (t.strides.empty() ? "" : ", strides " + shapeText(t.strides)) +

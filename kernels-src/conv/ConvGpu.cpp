@@ -88,7 +88,7 @@ std::string validate(const Shape &s, ElementType dtype, Gates g,
              "and needs a workspace of " + std::to_string(need) + " bytes";
     if (a.workspace % 16 != 0)
       return "the workspace must be 16-byte aligned";
-    if (a.workspaceSize > ~rt::DevicePtr(0) - a.workspace)
+    if (!spanFits(a.workspace, a.workspaceSize))
       return "the workspace spans more memory than 64-bit addressing reaches";
   }
   return "";

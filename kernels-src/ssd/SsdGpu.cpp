@@ -214,7 +214,7 @@ std::string validate(const Shape &s, const Options &o, ElementType dtype,
             "bytes";
     else if (a.workspace.shape.size() != 1 || a.workspace.shape[0] < 1)
       err = "workspace must have the shape (bytes)";
-    else if (uint64_t(a.workspace.shape[0]) > ~uint64_t(0) - a.workspace.ptr)
+    else if (!spanFits(a.workspace.ptr, uint64_t(a.workspace.shape[0])))
       err = "workspace spans more memory than 64-bit addressing reaches";
   }
   return err;
