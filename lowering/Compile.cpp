@@ -51,6 +51,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
     pipeline.stages = options.stages;
     pipeline.earlyRefill = options.earlyRefill;
     pipeline.registerPrefetch = options.registerPrefetch;
+    pipeline.registerPrefetchBudget = options.registerPrefetchBudget;
     pipeline.lateLoadsInIteration = options.lateLoadsInIteration;
     pipeline.hoistInvariantLoads = options.hoistInvariantLoads;
     pipeline.target = options.target;

@@ -30,6 +30,9 @@ struct CompileOptions {
   /// loaded into registers one iteration ahead (latency hidden, registers
   /// held across the body).
   bool registerPrefetch = true;
+  /// tile-pipeline register-prefetch-budget: registers per thread the
+  /// prefetched tiles may take (loads in program order until it is spent).
+  unsigned registerPrefetchBudget = 96;
   /// tile-pipeline late-loads-in-iteration: a load first used after a
   /// Tensor Core product is issued at the top of its own iteration, not
   /// one ahead (one copy of its tile live through the body, not two).

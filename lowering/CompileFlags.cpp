@@ -54,7 +54,9 @@ struct Counted {
 constexpr Counted kCounted[] = {
     {"--num-warps", &CompileOptions::numWarps, 1, 32},
     {"--stages", &CompileOptions::stages, 2, 6},
-    {"--min-blocks-per-sm", &CompileOptions::minBlocksPerSm, 1, 32}};
+    {"--min-blocks-per-sm", &CompileOptions::minBlocksPerSm, 1, 32},
+    {"--register-prefetch-budget", &CompileOptions::registerPrefetchBudget, 1,
+     255}};
 } // namespace
 
 FlagResult applyCompileFlag(llvm::ArrayRef<std::string> args, size_t &i,

@@ -150,7 +150,8 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     the loop does not store to through the same view) are issued one
     iteration ahead into registers (a loop-carried tile,
     `register-prefetch`), so their latency overlaps the iteration's work;
-    at most 96 registers per thread go to such prefetches. With
+    at most `register-prefetch-budget` registers per thread (96 unless
+    set) go to such prefetches, taken by the loads in program order. With
     `late-loads-in-iteration` (a variant of register prefetch: nothing
     without it), a load so chosen whose first use comes after a Tensor
     Core product in the body is issued at the top of its own iteration
@@ -174,6 +175,10 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     Option<"registerPrefetch", "register-prefetch", "bool", "true",
            "load the next iteration's other tiles into registers one "
            "iteration ahead">,
+    Option<"registerPrefetchBudget", "register-prefetch-budget", "unsigned",
+           "96",
+           "registers per thread that register-prefetch may hold (a load "
+           "that would exceed it stays next to its use)">,
     Option<"lateLoadsInIteration", "late-loads-in-iteration", "bool",
            "false",
            "with register-prefetch: issue a load first used after a Tensor "

@@ -244,7 +244,7 @@ struct PipelinePass : impl::TilePipelineBase<PipelinePass> {
         continue;
       int64_t regs = type.getNumElements() *
                      std::max(1u, type.getElementTypeBitWidth() / 32) / threads;
-      if (written || registers + regs > 96)
+      if (written || registers + regs > int64_t(registerPrefetchBudget))
         continue;
       registers += regs;
       loads.push_back(load);

@@ -248,6 +248,14 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
   // spill-free instead of 60 bytes. Where z is loaded at its use
   // (epilogueLoadsAtUse), that supersedes this for z.
   c.lateLoadsInIteration = v.z;
+  // The split forward's segment-state walk prefetches a chunk ahead only
+  // the tiles that fit in 64 registers a thread: at 16-bit dstate 128 it
+  // then no longer spills (54 -> 0 bytes) and runs 0.264 -> 0.229 ms at
+  // 1 x 32K x 80 heads (H200, bf16, session 26, bench/RESULTS.md); the
+  // forward 1.01 -> 0.977 ms there and at 2 x 16K in 8 segments. No other
+  // split module holds more than 64 such registers, so none other changes.
+  if (module == Module::Split)
+    c.registerPrefetchBudget = 64;
   return c;
 }
 
@@ -276,6 +284,9 @@ std::string compileFlags(const FusedCompile &c) {
     flags += " --step-descriptors";
   if (c.lateLoadsInIteration)
     flags += " --late-loads-in-iteration";
+  if (c.registerPrefetchBudget != 96)
+    flags += " --register-prefetch-budget " +
+             std::to_string(c.registerPrefetchBudget);
   return flags;
 }
 

@@ -103,6 +103,9 @@ struct FusedCompile {
   /// own chunk instead of a chunk ahead (tile-compile
   /// --late-loads-in-iteration).
   bool lateLoadsInIteration = false;
+  /// Registers a thread that tiles prefetched a chunk ahead may hold
+  /// (tile-compile --register-prefetch-budget; 96 is its default).
+  int64_t registerPrefetchBudget = 96;
 };
 /// Which module of a variant is compiled: the fused forward (one kernel,
 /// `tessera print ssd-fused`) or the split forward over segments of the

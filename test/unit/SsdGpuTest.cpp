@@ -251,25 +251,30 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
                        "--pair-truncations --fma --step-descriptors");
   EXPECT_EQ(flags(64, layer(), ssd::Module::Fused, ssd::ElementType::f16),
             flags(64));
+  // The split forward: no LICM, and at most 64 registers a thread
+  // prefetched a chunk ahead.
+  const std::string budget = " --register-prefetch-budget 64";
   EXPECT_EQ(flags(64, layer(), ssd::Module::Split),
             "--stages 3 --num-warps 4 "
             "--scratch-lifetimes --no-hoist-invariants "
             "--early-refill --pair-truncations --fma "
-            "--step-descriptors");
-  EXPECT_EQ(flags(64, layer(), ssd::Module::Fused, ssd::ElementType::f32),
+            "--step-descriptors" +
+                budget);
+  EXPECT_EQ(flags(64, layer(), ssd::Module::Fused, ssd::ElementType::f32) +
+                budget,
             flags(64, layer(), ssd::Module::Split));
   // Nor with z or seq_idx (they spilled with LICM).
   ssd::Options withZ = layer(), withSeq = layer();
   withZ.hasZ = true;
   withSeq.hasSeqIdx = true;
-  EXPECT_EQ(flags(64, withSeq), flags(64, layer(), ssd::Module::Split));
+  EXPECT_EQ(flags(64, withSeq) + budget,
+            flags(64, layer(), ssd::Module::Split));
   // With z, late loads in their chunk (the fused and split forwards).
-  EXPECT_EQ(flags(64, withZ), flags(64, layer(), ssd::Module::Split) +
-                                  " --late-loads-in-iteration");
+  EXPECT_EQ(flags(64, withZ),
+            flags(64, withSeq) + " --late-loads-in-iteration");
   EXPECT_EQ(flags(128, withZ, ssd::Module::Split),
-            flags(128) + " --late-loads-in-iteration");
-  EXPECT_EQ(flags(128, layer(), ssd::Module::Split), flags(128));
-  EXPECT_EQ(flags(256, layer(), ssd::Module::Split), flags(256));
+            flags(128) + " --late-loads-in-iteration" + budget);
+  EXPECT_EQ(flags(128, layer(), ssd::Module::Split), flags(128) + budget);
   EXPECT_EQ(flags(128), "--stages 2 --num-warps 4 "
                         "--scratch-lifetimes --no-hoist-invariants "
                         "--early-refill --pair-truncations --fma "
@@ -291,7 +296,8 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
             "--stages 2 --num-warps 8 --stmatrix --wgmma-along-n "
             "--scratch-lifetimes --no-hoist-invariants --early-refill "
             "--pair-truncations --fma --step-descriptors");
-  EXPECT_EQ(flags(128, initial, ssd::Module::Split), flags(128, initialSeq));
+  EXPECT_EQ(flags(128, initial, ssd::Module::Split),
+            flags(128, initialSeq) + budget);
   EXPECT_EQ(flags(64, finalOnly),
             "--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes "
             "--no-hoist-invariants --early-refill --pair-truncations --fma "
@@ -341,29 +347,35 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
   states.hasInitialStates = states.returnFinalStates = true;
   ASSERT_TRUE(ssd::parseOptionList("all", every));
   for (int64_t dstate : {64, 128, 256}) {
-    for (const ssd::Options &options : {layer(), states, every}) {
-      SCOPED_TRACE("dstate " + std::to_string(dstate) + " " +
-                   ssd::optionList(options));
-      ssd::Shape s{8, 4096, 80, 64, dstate, 1};
-      const ssd::FusedCompile c = ssd::fusedCompile(
-          ssd::fusedVariantFor(s, options, ssd::ElementType::bf16),
-          ssd::Module::Fused);
-      lowering::CompileOptions o;
-      EXPECT_EQ(lowering::applyCompileFlags(ssd::compileFlags(c), o), "");
-      EXPECT_EQ(o.stages, unsigned(c.stages));
-      EXPECT_EQ(o.numWarps, unsigned(c.warps));
-      EXPECT_EQ(o.swizzleExchanges, c.exchangeSwizzle);
-      EXPECT_EQ(o.storeMatrices, c.storeMatrices);
-      EXPECT_EQ(o.warpgroupsAlongN, c.warpgroupsAlongN);
-      EXPECT_EQ(o.wgmmaRegisterA, c.wgmmaRegisterA);
-      EXPECT_EQ(o.scratchLifetimes, c.scratchLifetimes);
-      EXPECT_EQ(o.hoistLoopInvariants, c.hoistLoopInvariants);
-      EXPECT_EQ(o.earlyRefill, c.earlyRefill);
-      EXPECT_EQ(o.pairTruncations, c.pairTruncations);
-      EXPECT_EQ(o.fuseMultiplyAdd, c.fuseMultiplyAdd);
-      EXPECT_EQ(o.stepDescriptors, c.stepDescriptors);
-      EXPECT_EQ(o.lateLoadsInIteration, c.lateLoadsInIteration);
-    }
+    for (const ssd::Options &options : {layer(), states, every})
+      for (ssd::Module module : {ssd::Module::Fused, ssd::Module::Split}) {
+        if (module == ssd::Module::Split && dstate > 128)
+          continue; // no split forward there
+        SCOPED_TRACE("dstate " + std::to_string(dstate) + " " +
+                     ssd::optionList(options) +
+                     (module == ssd::Module::Split ? " split" : " fused"));
+        ssd::Shape s{8, 4096, 80, 64, dstate, 1};
+        const ssd::FusedCompile c = ssd::fusedCompile(
+            ssd::fusedVariantFor(s, options, ssd::ElementType::bf16), module);
+        EXPECT_EQ(c.registerPrefetchBudget,
+                  module == ssd::Module::Split ? 64 : 96);
+        lowering::CompileOptions o;
+        EXPECT_EQ(lowering::applyCompileFlags(ssd::compileFlags(c), o), "");
+        EXPECT_EQ(o.stages, unsigned(c.stages));
+        EXPECT_EQ(o.numWarps, unsigned(c.warps));
+        EXPECT_EQ(o.swizzleExchanges, c.exchangeSwizzle);
+        EXPECT_EQ(o.storeMatrices, c.storeMatrices);
+        EXPECT_EQ(o.warpgroupsAlongN, c.warpgroupsAlongN);
+        EXPECT_EQ(o.wgmmaRegisterA, c.wgmmaRegisterA);
+        EXPECT_EQ(o.scratchLifetimes, c.scratchLifetimes);
+        EXPECT_EQ(o.hoistLoopInvariants, c.hoistLoopInvariants);
+        EXPECT_EQ(o.earlyRefill, c.earlyRefill);
+        EXPECT_EQ(o.pairTruncations, c.pairTruncations);
+        EXPECT_EQ(o.fuseMultiplyAdd, c.fuseMultiplyAdd);
+        EXPECT_EQ(o.stepDescriptors, c.stepDescriptors);
+        EXPECT_EQ(o.lateLoadsInIteration, c.lateLoadsInIteration);
+        EXPECT_EQ(o.registerPrefetchBudget, unsigned(c.registerPrefetchBudget));
+      }
   }
 }
 
@@ -399,6 +411,20 @@ TEST(CompileFlags, PrefetchAndHoistingApart) {
   EXPECT_EQ(lowering::applyCompileFlags("--late-loads-in-iteration", h), "");
   EXPECT_TRUE(h.lateLoadsInIteration);
   EXPECT_TRUE(h.registerPrefetch);
+}
+
+TEST(CompileFlags, RegisterPrefetchBudget) {
+  // 96 registers a thread unless set; a count from 1 to 255.
+  lowering::CompileOptions o;
+  EXPECT_EQ(o.registerPrefetchBudget, 96u);
+  EXPECT_EQ(lowering::applyCompileFlags("--register-prefetch-budget 64", o),
+            "");
+  EXPECT_EQ(o.registerPrefetchBudget, 64u);
+  EXPECT_TRUE(o.registerPrefetch);
+  EXPECT_EQ(lowering::applyCompileFlags("--register-prefetch-budget 0", o),
+            "--register-prefetch-budget takes a count from 1 to 255, got '0'");
+  EXPECT_EQ(lowering::applyCompileFlags("--register-prefetch-budget", o),
+            "--register-prefetch-budget needs a value");
 }
 
 TEST(SsdFusedVariant, SegmentsForSmallGrids) {

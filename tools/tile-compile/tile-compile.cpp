@@ -64,7 +64,8 @@ int main(int argc, char **argv) {
                    "[--wgmma-along-n] [--no-wgmma-register-a] [--wgmma-tf32] "
                    "[--scratch-lifetimes] [--no-hoist-invariants] "
                    "[--no-defer-mma-waits] [--early-refill] "
-                   "[--no-register-prefetch] [--late-loads-in-iteration] "
+                   "[--no-register-prefetch] [--register-prefetch-budget N] "
+                   "[--late-loads-in-iteration] "
                    "[--no-hoist-invariant-loads] "
                    "[--pair-truncations] [--fma] [--step-descriptors] "
                    "[--min-blocks-per-sm N] [-o out.ptx] [--info out.json]\n";

@@ -193,6 +193,7 @@ tile.kernel @ampere(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !til
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline=hoist-invariant-loads=false --canonicalize | FileCheck %s --check-prefix=NOHOIST
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline=late-loads-in-iteration=true --canonicalize | FileCheck %s --check-prefix=LATE
 // RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline="register-prefetch=false hoist-invariant-loads=false" --canonicalize | FileCheck %s --check-prefix=NEITHER
+// RUN: tile-opt %s -split-input-file --tile-assign-layouts --tile-pipeline=register-prefetch-budget=64 --canonicalize | FileCheck %s --check-prefix=BUDGET
 // REG-LABEL: tile.kernel @scan
 // REG: %[[FIRST:.*]] = tile.load %arg0[%c0, %{{.*}}]
 // REG: scf.for %[[K:.*]] = %{{.*}} iter_args(%[[CARRY:.*]] = %{{.*}}, %[[CUR:.*]] = %[[FIRST]])
@@ -308,6 +309,13 @@ tile.kernel @invariant(%w: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: ind
 // NOREG-NOT: iter_args
 // NOREG: tile.mma
 // NOREG: tile.load %arg2
+// Each tile takes 32 registers a thread on four warps: a budget of 64
+// carries the product's operands, taken first in program order, and leaves
+// the gate's load next to its use.
+// BUDGET-LABEL: tile.kernel @gate_after_product
+// BUDGET: scf.for %[[K:[^ ]*]] = {{.*}} iter_args({{[^,]*}}, {{[^,)]*}}) -> (tensor<64x64xbf16, #blocked>, tensor<64x64xbf16, #blocked>) {
+// BUDGET: tile.mma
+// BUDGET-NEXT: tile.load %arg2[%[[K]], %c0]
 tile.kernel @gate_after_product(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %g: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -5,14 +5,15 @@
 // RUN: tessera ssd-flags --dstate 128 | FileCheck %s --check-prefix=N128
 // RUN: tessera ssd-flags --dstate 256 | FileCheck %s --check-prefix=N256
 // RUN: tessera ssd-flags ssd-fused --dstate 64 | FileCheck %s --check-prefix=N64
-// The split forward's kernels and f32 at dstate 64 without LICM.
-// RUN: tessera ssd-flags ssd-split --dstate 64 | FileCheck %s --check-prefix=N64SPLIT
+// The split forward's kernels and f32 at dstate 64 without LICM; the split
+// forward prefetches at most 64 registers a thread a chunk ahead.
+// RUN: tessera ssd-flags ssd-split --dstate 64 | FileCheck %s --check-prefix=S64
 // RUN: tessera ssd-flags --dtype f32 --dstate 64 | FileCheck %s --check-prefix=N64SPLIT
-// RUN: tessera ssd-flags ssd-split --dstate 128 | FileCheck %s --check-prefix=N128
+// RUN: tessera ssd-flags ssd-split --dstate 128 | FileCheck %s --check-prefix=S128
 // With z, seq_idx or headdim blocks of 128 (headdim 128) at dstate 64:
 // without LICM too; with z, late loads in their chunk.
 // RUN: tessera ssd-flags --dstate 64 --options D,z,bias,softplus | FileCheck %s --check-prefix=N64Z
-// RUN: tessera ssd-flags ssd-split --dstate 128 --options z | FileCheck %s --check-prefix=N128Z
+// RUN: tessera ssd-flags ssd-split --dstate 128 --options z | FileCheck %s --check-prefix=S128Z
 // RUN: tessera ssd-flags --dstate 64 --options seq | FileCheck %s --check-prefix=N64SPLIT
 // RUN: tessera ssd-flags --dstate 64 --headdim 128 | FileCheck %s --check-prefix=N64SPLIT
 // RUN: tessera ssd-flags --dstate 64 --options D,Dpc,bias,softplus | FileCheck %s --check-prefix=N64
@@ -24,7 +25,7 @@
 // RUN: tessera ssd-flags --dstate 128 --options all | FileCheck %s --check-prefix=ALL128
 // With the copies alone, four warps at 128 (the split forward: eight).
 // RUN: tessera ssd-flags --dstate 128 --options h0 | FileCheck %s --check-prefix=N128
-// RUN: tessera ssd-flags ssd-split --dstate 128 --options h0 | FileCheck %s --check-prefix=H0128
+// RUN: tessera ssd-flags ssd-split --dstate 128 --options h0 | FileCheck %s --check-prefix=SH0128
 // RUN: tessera ssd-flags --dstate 128 --options h0,seq | FileCheck %s --check-prefix=H0128
 // RUN: not tessera ssd-flags --options nope 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tessera ssd-flags ssd 2>&1 | FileCheck %s --check-prefix=MODULE
@@ -32,8 +33,11 @@
 // N64: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // N64SPLIT: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // N128: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
+// S64: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --register-prefetch-budget 64{{$}}
+// S128: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --register-prefetch-budget 64{{$}}
+// S128Z: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration --register-prefetch-budget 64{{$}}
+// SH0128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --register-prefetch-budget 64{{$}}
 // N64Z: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
-// N128Z: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
 // ALL64: {{^}}--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
 // ALL128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
 // H0128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
