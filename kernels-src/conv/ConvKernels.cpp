@@ -155,9 +155,13 @@ Complex fft(Complex x, const std::vector<int64_t> &factors, DType dtype,
 
 /// exp(-+2 pi i * row * col / period) as a rows x cols tile, col counted
 /// from colOffset (0 when absent).
+/// With `rowCycle`, row r is row r mod rowCycle's.
 Complex twiddleMatrix(int64_t rows, int64_t cols, int64_t period, bool inverse,
-                      const Scalar &colOffset = Scalar()) {
+                      const Scalar &colOffset = Scalar(),
+                      int64_t rowCycle = 0) {
   Tile r = reshape(iota(rows), {rows, 1});
+  if (rowCycle)
+    r = r % double(rowCycle);
   Tile c = reshape(iota(cols), {1, cols});
   if (colOffset.value())
     c = c + cast(colOffset, i32);
@@ -483,6 +487,31 @@ std::pair<Tile, Tile> outerMatrices(int64_t Mo, bool inverse, DType dtype) {
   return {constant({Mo, Mo}, dtype, first), constant({Mo, Mo}, dtype, second)};
 }
 
+/// The forward outer matrices of an outer FFT of 8, whose [zr; zi] input
+/// (8 rows) is half a Tensor Core K: 16 x 16 tiles whose products give both
+/// planes at once, with the twiddle folded in so that no plane has to be
+/// swapped or sliced (a tile's rows i and i + 8 are one mma thread's).
+/// With S = [zr; zi; zr; zi] (the input twice; the copy meets zero columns)
+/// and F = F_8 / 8 on its first 4 columns,
+///   [Re(X tw); Im(X tw)] = (first S) o [twr; twr] + (second S) o [twi; twi],
+/// first = [Re F, -Im F; Im F, Re F] and second = [-Im F, -Re F; Re F,
+/// -Im F] (8 x 8 blocks over (zr, zi)).
+std::pair<Tile, Tile> outer8Matrices(DType dtype) {
+  const int64_t Mo = 8, n = 16;
+  std::vector<double> first(n * n), second(n * n);
+  for (int64_t R = 0; R < n; ++R)
+    for (int64_t c = 0; c < Mo; ++c) {
+      // Part R / 8 of frequency R % 8, from part c / 4 of input row c % 4.
+      const int64_t k = R % Mo, nIn = c % (Mo / 2);
+      const double a = -2.0 * M_PI * double((k * nIn) % Mo) / double(Mo);
+      const double re = std::cos(a) / double(Mo), im = std::sin(a) / double(Mo);
+      const bool outIm = R >= Mo, inIm = c >= Mo / 2;
+      first[R * n + c] = outIm ? (inIm ? re : im) : (inIm ? -im : re);
+      second[R * n + c] = outIm ? (inIm ? -im : re) : (inIm ? -re : -im);
+    }
+  return {constant({n, n}, dtype, first), constant({n, n}, dtype, second)};
+}
+
 void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   const int64_t M = p.M, Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
   const int64_t half = Mo / 2;
@@ -513,8 +542,10 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   m.kernel(variantName("conv_outer_fwd", M, c, p), p1, [&](KernelArgs &args) {
     View u = args["u"], work = args["work"];
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);
-    const std::pair<Tile, Tile> F = outerMatrices(Mo, false, c.dtype);
-    const Complex tw = twiddleMatrix(Mo, W, M, false, col * Scalar(W));
+    // An outer FFT of 8 takes its twiddle's 8 rows twice (outer8Matrices),
+    // made so rather than copied: it is then made in the products' layout.
+    const Complex tw = twiddleMatrix(Mo == 8 ? 16 : Mo, W, M, false,
+                                     col * Scalar(W), Mo == 8 ? 8 : 0);
     Tile pairs = loadPairs(u, b, h, col);
     if (c.preGate)
       pairs = pairs * loadPairs(args["pre"], b, h, col);
@@ -522,6 +553,21 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     Tile stacked =
         reshape(permute(reshape(cast(pairs, c.dtype), {half, W, 2}), {2, 0, 1}),
                 {Mo, W});
+    if (Mo == 8) {
+      // Both planes from one pair of 16-row products (outer8Matrices), the
+      // input twice over as their K of 16. The inverse stays on the CUDA
+      // cores: as two 16-row products it was slower (H200, bf16, 8K:
+      // 0.303 -> 0.327 ms; bench/RESULTS.md, session 26).
+      const std::pair<Tile, Tile> F = outer8Matrices(c.dtype);
+      Tile S = reshape(broadcast_to(reshape(stacked, {1, Mo, W}), {2, Mo, W}),
+                       {16, W});
+      Tile zero = zeros({16, W}, f32);
+      Tile X = mma(F.first, S, zero) * tw.re + mma(F.second, S, zero) * tw.im;
+      store(work, {b, h, 0, 0, col},
+            reshape(cast(X, c.dtype), {1, 1, 2, Mo, W}));
+      return;
+    }
+    const std::pair<Tile, Tile> F = outerMatrices(Mo, false, c.dtype);
     Tile zero = zeros({Mo, W}, f32);
     Complex X =
         Complex{mma(F.first, stacked, zero), mma(F.second, stacked, zero)} * tw;

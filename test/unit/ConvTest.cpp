@@ -784,11 +784,13 @@ std::vector<ConvCase> randomCases() {
   }
   // Three passes (outer 16, row-column inner 1024) for 16384, and for a
   // length that is not a power of two on padded copies; at M = 8192 outer
-  // 8 (its outer FFTs too small for the Tensor Core's K) x inner 1024.
+  // 8 (its outer FFTs as 16-row products, outer8Matrices) x inner 1024.
   cases.push_back(
       {shapeOf(1, 1, 16000), configOf(dsl::f16, false, true), Input::Random});
   cases.push_back(
       {shapeOf(1, 2, 5000), configOf(dsl::bf16, true, true), Input::Random});
+  cases.push_back(
+      {shapeOf(2, 1, 8192), configOf(dsl::f16, false, false), Input::Random});
   cases.push_back(
       {shapeOf(1, 1, 16384), configOf(dsl::bf16, true, true), Input::Random});
   // N = 65536: the multi-pass path by default (outer 32, row-column inner
@@ -819,18 +821,23 @@ std::vector<ConvCase> randomCases() {
 }
 
 /// Constant and impulse inputs, on each path (fused at 1K and at 4K, 64 x
-/// 16 and 128 x 32; three passes forced) and dtype. f16 must not overflow
-/// on the constant input, whose DC term M (1 + i) is the largest value of
-/// the transform.
+/// 16 and 128 x 32; three passes forced; at 8192 the outer FFT of 8) and
+/// dtype. f16 must not overflow on the constant input, whose DC term M (1 +
+/// i) is the largest value of the transform.
 std::vector<ConvCase> specialInputCases() {
   std::vector<ConvCase> cases;
-  for (dsl::DType dtype : {dsl::f16, dsl::bf16})
+  for (dsl::DType dtype : {dsl::f16, dsl::bf16}) {
     for (int64_t L : {1024, 4096})
       for (bool multi : {false, true})
         for (Input in :
              {Input::Constant, Input::ImpulseAtZero, Input::ImpulseAtRandom})
           cases.push_back(
               {shapeOf(1, 2, L), configOf(dtype, false, false, multi), in});
+    for (Input in :
+         {Input::Constant, Input::ImpulseAtZero, Input::ImpulseAtRandom})
+      cases.push_back(
+          {shapeOf(1, 1, 8192), configOf(dtype, false, false), in});
+  }
   return cases;
 }
 
