@@ -512,6 +512,35 @@ std::pair<Tile, Tile> outer8Matrices(DType dtype) {
   return {constant({n, n}, dtype, first), constant({n, n}, dtype, second)};
 }
 
+/// The inverse outer matrices of an outer FFT of 8, 16 x 32: its [Xr; Xi]
+/// input (16 rows) fills K, and its 8 output rows (yr and yi of 4 outputs)
+/// fill the 16 rows of M by taking two halves of the column block at once.
+/// Input row 16 h + 8 p + k is part p of frequency k at column c + h W / 2;
+/// output row 8 j + 4 h + o is part j of output o at column c + h W / 2
+/// (parts j of an output 8 rows apart, in one mma thread). With P = X o
+/// twr and Q = X o twi (tw the inverse twiddle) and F' = conj(F_8) on its
+/// first 4 rows, block-diagonal over h:
+///   yr = [Re F', -Im F'] P + [-Im F', -Re F'] Q,
+///   yi = [Im F', Re F'] P + [Re F', -Im F'] Q.
+std::pair<Tile, Tile> outer8InverseMatrices(DType dtype) {
+  const int64_t Mo = 8, rows = 16, cols = 32;
+  std::vector<double> first(rows * cols), second(rows * cols);
+  for (int64_t R = 0; R < rows; ++R)
+    for (int64_t C = 0; C < cols; ++C) {
+      const int64_t j = R / 8, h = R / 4 % 2, o = R % 4;
+      const int64_t hc = C / 16, part = C / 8 % 2, k = C % 8;
+      if (h != hc)
+        continue;
+      const double a = 2.0 * M_PI * double((o * k) % Mo) / double(Mo);
+      const double re = std::cos(a), im = std::sin(a);
+      const bool outIm = j == 1, inIm = part == 1;
+      first[R * cols + C] = outIm ? (inIm ? re : im) : (inIm ? -im : re);
+      second[R * cols + C] = outIm ? (inIm ? -im : re) : (inIm ? -re : -im);
+    }
+  return {constant({rows, cols}, dtype, first),
+          constant({rows, cols}, dtype, second)};
+}
+
 void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   const int64_t M = p.M, Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
   const int64_t half = Mo / 2;
@@ -555,9 +584,8 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
                 {Mo, W});
     if (Mo == 8) {
       // Both planes from one pair of 16-row products (outer8Matrices), the
-      // input twice over as their K of 16. The inverse stays on the CUDA
-      // cores: as two 16-row products it was slower (H200, bf16, 8K:
-      // 0.303 -> 0.327 ms; bench/RESULTS.md, session 26).
+      // input twice over as their K of 16 (H200, 16 x 768: 0.254 -> 0.222
+      // ms; bench/RESULTS.md, session 26).
       const std::pair<Tile, Tile> F = outer8Matrices(c.dtype);
       Tile S = reshape(broadcast_to(reshape(stacked, {1, Mo, W}), {2, Mo, W}),
                        {16, W});
@@ -647,6 +675,45 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   m.kernel(variantName("conv_outer_inv", M, c, p), p3, [&](KernelArgs &args) {
     View work = args["work"], y = args["y"];
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);
+    // In bf16 an inverse outer FFT of 8 runs on Tensor Cores: both halves
+    // of the column block in one 16 x 32 product pair
+    // (outer8InverseMatrices), X as rows 16 h + 8 p + k of W / 2 columns.
+    // H200, 16 x 768 (session 26, bench/RESULTS.md run48): bf16 0.303 ->
+    // 0.304 ms, with both gates 0.368 -> 0.334; f16 stays on the CUDA
+    // cores, where it is faster (0.242 against 0.303, gated 0.308 against
+    // 0.335).
+    if (Mo == 8 && c.dtype == DType::bf16) {
+      const int64_t Wh = W / 2;
+      Tile X = cast(reshape(permute(reshape(load(work, {b, h, 0, 0, col},
+                                                 {1, 1, 2, Mo, W}),
+                                            {2, Mo, 2, Wh}),
+                                    {2, 0, 1, 3}),
+                            {32, Wh}),
+                    f32);
+      // The inverse twiddle at those rows: frequency r mod 8, column
+      // col W + (r / 16) W / 2 + c.
+      Tile r = reshape(iota(32), {32, 1});
+      Tile n = (r / 16.0) * double(Wh) + reshape(iota(Wh), {1, Wh}) +
+               cast(col * Scalar(W), i32);
+      Tile angle = cast((r % 8.0) * n, f32) * (2.0 * M_PI / double(M));
+      const std::pair<Tile, Tile> F = outer8InverseMatrices(c.dtype);
+      Tile out = mma(
+          F.second, cast(X * sin(angle), c.dtype),
+          mma(F.first, cast(X * cos(angle), c.dtype), zeros({16, Wh}, f32)));
+      // Rows 8 j + 4 h + o as (re, im) pairs of output o; rounded to the
+      // element type first where nothing else multiplies them (the same
+      // values, and half the bytes through the exchange that forms the
+      // pairs).
+      if (!c.postGate)
+        out = cast(out, c.dtype);
+      Tile pairs = reshape(permute(reshape(out, {2, 2, 4, Wh}), {2, 1, 3, 0}),
+                           {half, 2 * W});
+      if (c.postGate)
+        pairs = pairs * loadPairs(args["post"], b, h, col);
+      store(y, {b, h, 0, col},
+            reshape(cast(pairs, c.dtype), {1, 1, half, 2 * W}));
+      return;
+    }
     const std::pair<Tile, Tile> F = outerMatrices(Mo, true, c.dtype);
     const Complex tw = twiddleMatrix(Mo, W, M, true, col * Scalar(W));
     auto plane = [&](int64_t which) {
