@@ -31,7 +31,8 @@ struct CompileOptions {
   /// held across the body).
   bool registerPrefetch = true;
   /// tile-pipeline register-prefetch-budget: registers per thread the
-  /// prefetched tiles may take (loads in program order until it is spent).
+  /// prefetched tiles may take (loads in program order, each taken if it
+  /// still fits).
   unsigned registerPrefetchBudget = 96;
   /// tile-pipeline late-loads-in-iteration: a load first used after a
   /// Tensor Core product is issued at the top of its own iteration, not

@@ -151,7 +151,8 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     iteration ahead into registers (a loop-carried tile,
     `register-prefetch`), so their latency overlaps the iteration's work;
     at most `register-prefetch-budget` registers per thread (96 unless
-    set) go to such prefetches, taken by the loads in program order. With
+    set) go to such prefetches: the loads in program order, each taken if
+    it still fits. With
     `late-loads-in-iteration` (a variant of register prefetch: nothing
     without it), a load so chosen whose first use comes after a Tensor
     Core product in the body is issued at the top of its own iteration

@@ -495,7 +495,8 @@ std::pair<Tile, Tile> outerMatrices(int64_t Mo, bool inverse, DType dtype) {
 /// and F = F_8 / 8 on its first 4 columns,
 ///   [Re(X tw); Im(X tw)] = (first S) o [twr; twr] + (second S) o [twi; twi],
 /// first = [Re F, -Im F; Im F, Re F] and second = [-Im F, -Re F; Re F,
-/// -Im F] (8 x 8 blocks over (zr, zi)).
+/// -Im F] in columns 0 to 7 (each block 8 frequencies x 4 input rows, over
+/// zr and zi), columns 8 to 15 zero.
 std::pair<Tile, Tile> outer8Matrices(DType dtype) {
   const int64_t Mo = 8, n = 16;
   std::vector<double> first(n * n), second(n * n);
@@ -512,9 +513,9 @@ std::pair<Tile, Tile> outer8Matrices(DType dtype) {
   return {constant({n, n}, dtype, first), constant({n, n}, dtype, second)};
 }
 
-/// The inverse outer matrices of an outer FFT of 8, 16 x 32: its [Xr; Xi]
-/// input (16 rows) fills K, and its 8 output rows (yr and yi of 4 outputs)
-/// fill the 16 rows of M by taking two halves of the column block at once.
+/// The inverse outer matrices of an outer FFT of 8, 16 x 32: the [Xr; Xi]
+/// input (16 rows) of each half of the column block is half of K = 32, and
+/// the 8 output rows (yr and yi of 4 outputs) of each half half of M = 16.
 /// Input row 16 h + 8 p + k is part p of frequency k at column c + h W / 2;
 /// output row 8 j + 4 h + o is part j of output o at column c + h W / 2
 /// (parts j of an output 8 rows apart, in one mma thread). With P = X o

@@ -149,7 +149,11 @@ int64_t columnBlock(const Plan &p) {
   // 256 where the outer FFT is 8 long (8K): its 8 x 256 tiles still fit in
   // 120 registers, and the outer passes ran 0.344 -> 0.254 and 0.354 ->
   // 0.328 ms (8K 1.700 -> 1.590 ms at 16 x 768, bf16; 512: 1.641). At 16K
-  // (outer 16) 256 was slower: 2.91 -> 3.01 ms (sessions 19, 20).
+  // (outer 16) 256 was slower: 2.91 -> 3.01 ms (sessions 19, 20). Since
+  // session 26 the outer passes of 8 run on Tensor Cores with 16 x 256 and
+  // (bf16 inverse) 32 x 128 tiles, still spill-free at 80 to 126
+  // registers; 128 columns were slower there too (forward 0.217 -> 0.244
+  // ms).
   const int64_t columns = p.outer <= 8 ? 256 : 128;
   return std::min<int64_t>(columns, p.M / p.outer);
 }

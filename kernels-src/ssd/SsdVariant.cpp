@@ -249,11 +249,13 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
   // (epilogueLoadsAtUse), that supersedes this for z.
   c.lateLoadsInIteration = v.z;
   // The split forward's segment-state walk prefetches a chunk ahead only
-  // the tiles that fit in 64 registers a thread: at 16-bit dstate 128 it
-  // then no longer spills (54 -> 0 bytes) and runs 0.264 -> 0.229 ms at
-  // 1 x 32K x 80 heads (H200, bf16, session 26, bench/RESULTS.md); the
-  // forward 1.01 -> 0.977 ms there and at 2 x 16K in 8 segments. No other
-  // split module holds more than 64 such registers, so none other changes.
+  // the tiles that fit in 64 registers a thread, the others loaded at
+  // their use. H200, bf16, 80 heads (session 26, bench/RESULTS.md): at
+  // dstate 64 (255 -> 168 registers) the walk 0.193 -> 0.151 ms and the
+  // forward 0.705 -> 0.665 at 2 x 16K; at 16-bit dstate 128 it no longer
+  // spills (54 and 12 -> 0 bytes), the walk 0.264 -> 0.231 ms and the
+  // forward 1.012 -> 0.977 at 1 x 32K (and at 2 x 16K forced into 8
+  // segments). The f32 and every-option split modules compile as before.
   if (module == Module::Split)
     c.registerPrefetchBudget = 64;
   return c;

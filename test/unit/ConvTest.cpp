@@ -784,13 +784,19 @@ std::vector<ConvCase> randomCases() {
   }
   // Three passes (outer 16, row-column inner 1024) for 16384, and for a
   // length that is not a power of two on padded copies; at M = 8192 outer
-  // 8 (its outer FFTs as 16-row products, outer8Matrices) x inner 1024.
+  // 8 x inner 1024 (the forward outer FFT as 16-row products,
+  // outer8Matrices; the bf16 inverse as 16 x 32 ones, outer8InverseMatrices;
+  // the f16 inverse on the CUDA cores).
   cases.push_back(
       {shapeOf(1, 1, 16000), configOf(dsl::f16, false, true), Input::Random});
   cases.push_back(
       {shapeOf(1, 2, 5000), configOf(dsl::bf16, true, true), Input::Random});
   cases.push_back(
       {shapeOf(2, 1, 8192), configOf(dsl::f16, false, false), Input::Random});
+  cases.push_back(
+      {shapeOf(2, 1, 8192), configOf(dsl::bf16, false, false), Input::Random});
+  cases.push_back(
+      {shapeOf(1, 2, 8192), configOf(dsl::bf16, false, true), Input::Random});
   cases.push_back(
       {shapeOf(1, 1, 16384), configOf(dsl::bf16, true, true), Input::Random});
   // N = 65536: the multi-pass path by default (outer 32, row-column inner
@@ -835,8 +841,7 @@ std::vector<ConvCase> specialInputCases() {
               {shapeOf(1, 2, L), configOf(dtype, false, false, multi), in});
     for (Input in :
          {Input::Constant, Input::ImpulseAtZero, Input::ImpulseAtRandom})
-      cases.push_back(
-          {shapeOf(1, 1, 8192), configOf(dtype, false, false), in});
+      cases.push_back({shapeOf(1, 1, 8192), configOf(dtype, false, false), in});
   }
   return cases;
 }

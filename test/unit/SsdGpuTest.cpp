@@ -349,8 +349,13 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
   for (int64_t dstate : {64, 128, 256}) {
     for (const ssd::Options &options : {layer(), states, every})
       for (ssd::Module module : {ssd::Module::Fused, ssd::Module::Split}) {
-        if (module == ssd::Module::Split && dstate > 128)
-          continue; // no split forward there
+        if (module == ssd::Module::Split && dstate > 128) {
+          // No split forward there.
+          ssd::Shape s{8, 4096, 80, 64, dstate, 1};
+          EXPECT_FALSE(ssd::splittable(
+              ssd::fusedVariantFor(s, options, ssd::ElementType::bf16)));
+          continue;
+        }
         SCOPED_TRACE("dstate " + std::to_string(dstate) + " " +
                      ssd::optionList(options) +
                      (module == ssd::Module::Split ? " split" : " fused"));
@@ -421,8 +426,14 @@ TEST(CompileFlags, RegisterPrefetchBudget) {
             "");
   EXPECT_EQ(o.registerPrefetchBudget, 64u);
   EXPECT_TRUE(o.registerPrefetch);
+  EXPECT_EQ(lowering::applyCompileFlags("--register-prefetch-budget 255", o),
+            "");
+  EXPECT_EQ(o.registerPrefetchBudget, 255u);
   EXPECT_EQ(lowering::applyCompileFlags("--register-prefetch-budget 0", o),
             "--register-prefetch-budget takes a count from 1 to 255, got '0'");
+  EXPECT_EQ(
+      lowering::applyCompileFlags("--register-prefetch-budget 256", o),
+      "--register-prefetch-budget takes a count from 1 to 255, got '256'");
   EXPECT_EQ(lowering::applyCompileFlags("--register-prefetch-budget", o),
             "--register-prefetch-budget needs a value");
 }
