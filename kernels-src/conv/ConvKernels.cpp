@@ -35,6 +35,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 namespace tessera::conv {
@@ -487,6 +488,18 @@ std::pair<Tile, Tile> outerMatrices(int64_t Mo, bool inverse, DType dtype) {
   return {constant({Mo, Mo}, dtype, first), constant({Mo, Mo}, dtype, second)};
 }
 
+/// The entries of the two real matrices of an outer FFT of 8 whose products
+/// with P = x o twr and Q = x o twi sum to (F x) o tw, for one entry F = re
+/// + i im of the complex DFT: the real (outIm false) or imaginary part of
+/// the result, from the real (inIm false) or imaginary part of x. First
+/// (of P): [Re F, -Im F; Im F, Re F]; second (of Q): [-Im F, -Re F; Re F,
+/// -Im F].
+std::pair<double, double> foldedTwiddleEntries(double re, double im, bool outIm,
+                                               bool inIm) {
+  return {outIm ? (inIm ? re : im) : (inIm ? -im : re),
+          outIm ? (inIm ? -im : re) : (inIm ? -re : -im)};
+}
+
 /// The forward outer matrices of an outer FFT of 8, whose [zr; zi] input
 /// (8 rows) is half a Tensor Core K: 16 x 16 tiles whose products give both
 /// planes at once, with the twiddle folded in so that no plane has to be
@@ -506,9 +519,8 @@ std::pair<Tile, Tile> outer8Matrices(DType dtype) {
       const int64_t k = R % Mo, nIn = c % (Mo / 2);
       const double a = -2.0 * M_PI * double((k * nIn) % Mo) / double(Mo);
       const double re = std::cos(a) / double(Mo), im = std::sin(a) / double(Mo);
-      const bool outIm = R >= Mo, inIm = c >= Mo / 2;
-      first[R * n + c] = outIm ? (inIm ? re : im) : (inIm ? -im : re);
-      second[R * n + c] = outIm ? (inIm ? -im : re) : (inIm ? -re : -im);
+      std::tie(first[R * n + c], second[R * n + c]) =
+          foldedTwiddleEntries(re, im, R >= Mo, c >= Mo / 2);
     }
   return {constant({n, n}, dtype, first), constant({n, n}, dtype, second)};
 }
@@ -534,9 +546,8 @@ std::pair<Tile, Tile> outer8InverseMatrices(DType dtype) {
         continue;
       const double a = 2.0 * M_PI * double((o * k) % Mo) / double(Mo);
       const double re = std::cos(a), im = std::sin(a);
-      const bool outIm = j == 1, inIm = part == 1;
-      first[R * cols + C] = outIm ? (inIm ? re : im) : (inIm ? -im : re);
-      second[R * cols + C] = outIm ? (inIm ? -im : re) : (inIm ? -re : -im);
+      std::tie(first[R * cols + C], second[R * cols + C]) =
+          foldedTwiddleEntries(re, im, j == 1, part == 1);
     }
   return {constant({rows, cols}, dtype, first),
           constant({rows, cols}, dtype, second)};

@@ -286,9 +286,9 @@ std::string compileFlags(const FusedCompile &c) {
     flags += " --step-descriptors";
   if (c.lateLoadsInIteration)
     flags += " --late-loads-in-iteration";
-  if (c.registerPrefetchBudget != 96)
+  if (c.registerPrefetchBudget)
     flags += " --register-prefetch-budget " +
-             std::to_string(c.registerPrefetchBudget);
+             std::to_string(*c.registerPrefetchBudget);
   return flags;
 }
 

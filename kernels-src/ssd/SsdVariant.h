@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace tessera::ssd {
@@ -104,8 +105,9 @@ struct FusedCompile {
   /// --late-loads-in-iteration).
   bool lateLoadsInIteration = false;
   /// Registers a thread that tiles prefetched a chunk ahead may hold
-  /// (tile-compile --register-prefetch-budget; 96 is its default).
-  int64_t registerPrefetchBudget = 96;
+  /// (tile-compile --register-prefetch-budget; unset: the compiler's
+  /// default).
+  std::optional<int64_t> registerPrefetchBudget;
 };
 /// Which module of a variant is compiled: the fused forward (one kernel,
 /// `tessera print ssd-fused`) or the split forward over segments of the

@@ -362,8 +362,9 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
         ssd::Shape s{8, 4096, 80, 64, dstate, 1};
         const ssd::FusedCompile c = ssd::fusedCompile(
             ssd::fusedVariantFor(s, options, ssd::ElementType::bf16), module);
-        EXPECT_EQ(c.registerPrefetchBudget,
-                  module == ssd::Module::Split ? 64 : 96);
+        EXPECT_EQ(c.registerPrefetchBudget, module == ssd::Module::Split
+                                                ? std::optional<int64_t>(64)
+                                                : std::nullopt);
         lowering::CompileOptions o;
         EXPECT_EQ(lowering::applyCompileFlags(ssd::compileFlags(c), o), "");
         EXPECT_EQ(o.stages, unsigned(c.stages));
@@ -379,7 +380,9 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
         EXPECT_EQ(o.fuseMultiplyAdd, c.fuseMultiplyAdd);
         EXPECT_EQ(o.stepDescriptors, c.stepDescriptors);
         EXPECT_EQ(o.lateLoadsInIteration, c.lateLoadsInIteration);
-        EXPECT_EQ(o.registerPrefetchBudget, unsigned(c.registerPrefetchBudget));
+        EXPECT_EQ(o.registerPrefetchBudget,
+                  unsigned(c.registerPrefetchBudget.value_or(
+                      lowering::CompileOptions().registerPrefetchBudget)));
       }
   }
 }
