@@ -688,7 +688,7 @@ Value tensorMapParam(Operation *op, int64_t slot) {
 /// 16-byte pieces (inner stride other than 1, or a misaligned row) are
 /// copied element by element, then a plain arrival.
 void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) {
+                  ConversionPatternRewriter &rewriter, bool loopMisaligned) {
   Location loc = op.getLoc();
   tile::SharedMemType dest = op.getDest().getType();
   auto nv = cast<tile::NvmmaSharedLayoutAttr>(dest.getEncoding());
@@ -895,8 +895,10 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
+    // Misaligned views (never the shipped kernels' case), one element at a
+    // time.
     Value zero = scalarConst(rewriter, loc, element, 0.0);
-    forEach(rows * cols, [&](Value k) {
+    auto copyElement = [&](Value k) {
       Value r = LLVM::UDivOp::create(rewriter, loc, k, c64(cols));
       Value c = LLVM::URemOp::create(rewriter, loc, k, c64(cols));
       Value gr = LLVM::AddOp::create(rewriter, loc, row0, r);
@@ -911,7 +913,21 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
       Value off = nvmmaOffset(rewriter, loc, nv, r, c, rows, eb);
       LLVM::StoreOp::create(rewriter, loc, v, gepBytes(rewriter, loc, dst, off),
                             eb);
-    });
+    };
+    if (loopMisaligned) {
+      // In a loop from an opaque thread index: unrolled, LLVM hoists the
+      // rows that the branches of several loads share into the code they
+      // branch from (the SSD walk: 32 a thread, about 130 instructions a
+      // chunk), and ptxas holds their registers.
+      auto loop =
+          scf::ForOp::create(rewriter, loc, opaqueCopy(rewriter, loc, tid),
+                             c64(rows * cols), c64(threads));
+      rewriter.setInsertionPointToStart(loop.getBody());
+      copyElement(loop.getInductionVar());
+      rewriter.setInsertionPointAfter(loop);
+    } else {
+      forEach(rows * cols, copyElement);
+    }
     asmOp(rewriter, loc, {}, {bar},
           "{ .reg .b64 st; mbarrier.arrive.shared::cta.b64 st, [$0]; }", "r");
   }
@@ -919,12 +935,16 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
 }
 
 struct AsyncLoadLowering : OpConversionPattern<tile::AsyncLoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+  AsyncLoadLowering(TypeConverter &converter, MLIRContext *ctx,
+                    bool loopMisaligned)
+      : OpConversionPattern(converter, ctx), loopMisaligned(loopMisaligned) {}
+  bool loopMisaligned;
+
   LogicalResult
   matchAndRewrite(tile::AsyncLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getCpAsync()) {
-      lowerCpAsync(op, adaptor, rewriter);
+      lowerCpAsync(op, adaptor, rewriter, loopMisaligned);
       return success();
     }
     Location loc = op.getLoc();
@@ -1276,12 +1296,16 @@ struct WarpgroupMmaWaitLowering
 
 void populateAsyncToLLVMPatterns(TileTypeConverter &converter,
                                  RewritePatternSet &patterns,
-                                 bool storeMatrices, bool stepDescriptors) {
+                                 bool storeMatrices, bool stepDescriptors,
+                                 bool loopMisalignedCopies) {
   patterns.add<LocalAllocLowering>(converter, patterns.getContext(),
                                    storeMatrices);
-  patterns.add<LocalLoadLowering, LocalIndexLowering, BarrierAllocLowering,
-               BarrierWaitLowering, SyncThreadsLowering, AsyncLoadLowering,
-               WarpgroupMmaWaitLowering>(converter, patterns.getContext());
+  patterns
+      .add<LocalLoadLowering, LocalIndexLowering, BarrierAllocLowering,
+           BarrierWaitLowering, SyncThreadsLowering, WarpgroupMmaWaitLowering>(
+          converter, patterns.getContext());
+  patterns.add<AsyncLoadLowering>(converter, patterns.getContext(),
+                                  loopMisalignedCopies);
   patterns.add<WarpgroupMmaLowering>(converter, patterns.getContext(),
                                      stepDescriptors);
 }

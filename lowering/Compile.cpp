@@ -70,6 +70,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   lowering.scratchLifetimes = options.scratchLifetimes;
   lowering.minBlocksPerSm = options.minBlocksPerSm;
   lowering.stepDescriptors = options.stepDescriptors;
+  lowering.loopMisalignedCopies = options.loopMisalignedCopies;
   pm.addPass(createConvertTileToLLVM(lowering));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createTileFinalizeLLVM());

@@ -63,6 +63,12 @@ struct CompileOptions {
   /// is one add to its operand's base descriptor. Off by default; on with
   /// the other two (above; alone: SSD dstate 256 1.98 -> 1.47 ms).
   bool stepDescriptors = false;
+  /// convert-tile-to-llvm loop-misaligned-copies: the cp.async copy's path
+  /// for misaligned views (never taken by the shipped kernels) as a loop.
+  /// Unrolled, LLVM hoists its per-element rows into the code around it
+  /// and ptxas holds them; off by default, where that measured faster
+  /// (bench/RESULTS.md, session 27).
+  bool loopMisalignedCopies = false;
   /// Let exchanges XOR-swizzle their shared-memory scratch where the
   /// bank-conflict model says it pays (convert-tile-to-llvm).
   bool swizzleExchanges = true;

@@ -41,7 +41,8 @@ constexpr Switch kSwitches[] = {
     {"--no-hoist-invariant-loads", &CompileOptions::hoistInvariantLoads, false},
     {"--pair-truncations", &CompileOptions::pairTruncations, true},
     {"--fma", &CompileOptions::fuseMultiplyAdd, true},
-    {"--step-descriptors", &CompileOptions::stepDescriptors, true}};
+    {"--step-descriptors", &CompileOptions::stepDescriptors, true},
+    {"--loop-misaligned-copies", &CompileOptions::loopMisalignedCopies, true}};
 
 /// Flags that take a count: the flag, the option, the counts allowed.
 /// tile-pipeline keeps 2 to 6 stages (its max-stages), so other stage

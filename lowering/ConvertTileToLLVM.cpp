@@ -113,7 +113,7 @@ struct ConvertTileToLLVMPass
     populateElementwiseToLLVMPatterns(converter, patterns);
     populateExchangeToLLVMPatterns(converter, patterns, swizzleExchanges);
     populateAsyncToLLVMPatterns(converter, patterns, storeMatrices,
-                                stepDescriptors);
+                                stepDescriptors, loopMisalignedCopies);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

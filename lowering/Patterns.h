@@ -34,11 +34,13 @@ void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
 /// Shared-memory buffers, mbarriers, TMA copies and wgmma; `storeMatrices`
 /// writes 16-bit mma fragments to swizzled buffers with stmatrix (sm_90a);
 /// `stepDescriptors` builds a K step's wgmma descriptor as one add to its
-/// operand's base descriptor.
+/// operand's base descriptor; `loopMisalignedCopies` copies tiles from
+/// misaligned views element by element in a loop rather than unrolled.
 void populateAsyncToLLVMPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns,
                                  bool storeMatrices = false,
-                                 bool stepDescriptors = false);
+                                 bool stepDescriptors = false,
+                                 bool loopMisalignedCopies = false);
 
 /// Bytes of shared-memory scratch `op` needs (0 for ops that need none).
 int64_t sharedScratchBytes(mlir::Operation *op);

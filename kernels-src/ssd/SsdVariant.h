@@ -108,6 +108,9 @@ struct FusedCompile {
   /// (tile-compile --register-prefetch-budget; unset: the compiler's
   /// default).
   std::optional<int64_t> registerPrefetchBudget;
+  /// Copy tiles from misaligned views element by element in a loop
+  /// (tile-compile --loop-misaligned-copies).
+  bool loopMisalignedCopies = false;
 };
 /// Which module of a variant is compiled: the fused forward (one kernel,
 /// `tessera print ssd-fused`) or the split forward over segments of the

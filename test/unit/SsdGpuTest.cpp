@@ -282,7 +282,8 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
   EXPECT_EQ(flags(256), "--stages 2 --num-warps 8 "
                         "--wgmma-along-n --scratch-lifetimes "
                         "--no-hoist-invariants --early-refill "
-                        "--pair-truncations --fma --step-descriptors");
+                        "--pair-truncations --fma --step-descriptors "
+                        "--loop-misaligned-copies");
   // Kernels that copy initial or final states: at dstate 128 with seq_idx
   // or z, or split, eight warps along N and stmatrix; no exchange swizzle
   // at 64 and 256.
@@ -305,7 +306,8 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
   EXPECT_EQ(flags(256, finalOnly),
             "--stages 2 --no-swizzle --num-warps 8 --wgmma-along-n "
             "--scratch-lifetimes --no-hoist-invariants --early-refill "
-            "--pair-truncations --fma --step-descriptors");
+            "--pair-truncations --fma --step-descriptors "
+            "--loop-misaligned-copies");
 }
 
 TEST(SsdFusedVariant, EpilogueLoadsAtUsePerDstate) {
@@ -380,6 +382,9 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
         EXPECT_EQ(o.fuseMultiplyAdd, c.fuseMultiplyAdd);
         EXPECT_EQ(o.stepDescriptors, c.stepDescriptors);
         EXPECT_EQ(o.lateLoadsInIteration, c.lateLoadsInIteration);
+        EXPECT_EQ(o.loopMisalignedCopies, c.loopMisalignedCopies);
+        EXPECT_EQ(c.loopMisalignedCopies,
+                  module == ssd::Module::Fused && dstate == 256);
         EXPECT_EQ(o.registerPrefetchBudget,
                   unsigned(c.registerPrefetchBudget.value_or(
                       lowering::CompileOptions().registerPrefetchBudget)));
@@ -500,7 +505,8 @@ TEST(SsdKernelLibrary, ExplainsWhatIsMissing) {
   EXPECT_CONTAINS(ssd::buildCommand(wide, layer(), ssd::ElementType::bf16),
                   "--num-warps 8 --wgmma-along-n --scratch-lifetimes "
                   "--no-hoist-invariants --early-refill "
-                  "--pair-truncations --fma --step-descriptors -o "
+                  "--pair-truncations --fma --step-descriptors "
+                  "--loop-misaligned-copies -o "
                   "ssd_fused_bf16_q64_p64_n256_bias_softplus_D.ptx");
 }
 

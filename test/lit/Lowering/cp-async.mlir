@@ -5,6 +5,22 @@
 // costs two adds. Otherwise every piece is bounds-checked (zero-filled past
 // the view's edge).
 // RUN: tile-compile %s --target sm_90a | FileCheck %s
+// Views that are not 16-byte pieces are copied element by element: unrolled
+// (64 loads a thread here), or with --loop-misaligned-copies in one loop
+// over the thread's elements, 128 apart.
+// RUN: tile-compile %s --target sm_90a | FileCheck %s --check-prefix=UNROLLED
+// RUN: tile-compile %s --target sm_90a --loop-misaligned-copies | FileCheck %s --check-prefix=LOOPED
+// UNROLLED-COUNT-64: ld.global.b16
+// UNROLLED-NOT: ld.global.b16
+// LOOPED: mov.b64 %rd[[K:[0-9]+]], %rd{{[0-9]+}};
+// LOOPED: $L__BB0_[[LOOP:[0-9]+]]:
+// LOOPED: ld.global.b16
+// LOOPED: st.shared.b16
+// LOOPED: add.s64 %rd[[NEXT:[0-9]+]], %rd[[K]], 128;
+// LOOPED: mov.b64 %rd[[K]], %rd[[NEXT]];
+// LOOPED-NEXT: @%p{{[0-9]+}} bra $L__BB0_[[LOOP]];
+// LOOPED-NOT: ld.global.b16
+// LOOPED: mbarrier.arrive.shared::cta.b64
 // CHECK-LABEL: .entry copy_rows(
 // CHECK: @%p{{[0-9]+}} bra
 // CHECK: cp.async.cg.shared.global [%r[[TO:[0-9]+]]], [%rd[[SRC:[0-9]+]]], 16,

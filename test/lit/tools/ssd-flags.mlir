@@ -4,6 +4,9 @@
 // RUN: tessera ssd-flags --dstate 64 | FileCheck %s --check-prefix=N64
 // RUN: tessera ssd-flags --dstate 128 | FileCheck %s --check-prefix=N128
 // RUN: tessera ssd-flags --dstate 256 | FileCheck %s --check-prefix=N256
+// At 16-bit dstate 256 the misaligned-view copies run in a loop; not in f32.
+// RUN: tessera ssd-flags --dstate 256 --options all | FileCheck %s --check-prefix=ALL256
+// RUN: tessera ssd-flags --dtype f32 --dstate 256 | FileCheck %s --check-prefix=F32N256
 // RUN: tessera ssd-flags ssd-fused --dstate 64 | FileCheck %s --check-prefix=N64
 // The split forward's kernels and f32 at dstate 64 without LICM; the split
 // forward prefetches at most 64 registers a thread a chunk ahead.
@@ -41,7 +44,9 @@
 // ALL64: {{^}}--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
 // ALL128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
 // H0128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
-// N256: {{^}}--stages 2 --num-warps 8 --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
+// N256: {{^}}--stages 2 --num-warps 8 --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --loop-misaligned-copies{{$}}
+// ALL256: {{^}}--stages 2 --no-swizzle --num-warps 8 --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration --loop-misaligned-copies{{$}}
+// F32N256: {{^}}--stages 2 --num-warps 8 --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // BAD: error: unknown SSD option in 'nope'
 // MODULE: error: ssd-flags takes ssd-fused (the default) or ssd-split, not 'ssd'
 // NOSPLIT: error: ssd: no split forward at dstate 256 (up to 128)
