@@ -686,7 +686,8 @@ Value tensorMapParam(Operation *op, int64_t slot) {
 /// thread copies 16-byte pieces (zero-filled past the view's edge), then
 /// arrives on the mbarrier when they have landed. Views whose rows are not
 /// 16-byte pieces (inner stride other than 1, or a misaligned row) are
-/// copied element by element, then a plain arrival.
+/// copied element by element, unrolled or, with `loopMisaligned`, in a
+/// loop over the thread's elements, then a plain arrival.
 void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter, bool loopMisaligned) {
   Location loc = op.getLoc();
@@ -895,8 +896,9 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
-    // Misaligned views (never the shipped kernels' case), one element at a
-    // time.
+    // Views whose rows are not 16-byte pieces (a run-time test: at the
+    // benchmark shapes they always are; an odd dstate or an offset pointer
+    // is not), one element at a time.
     Value zero = scalarConst(rewriter, loc, element, 0.0);
     auto copyElement = [&](Value k) {
       Value r = LLVM::UDivOp::create(rewriter, loc, k, c64(cols));
@@ -915,10 +917,12 @@ void lowerCpAsync(tile::AsyncLoadOp op, tile::AsyncLoadOp::Adaptor adaptor,
                             eb);
     };
     if (loopMisaligned) {
-      // In a loop from an opaque thread index: unrolled, LLVM hoists the
-      // rows that the branches of several loads share into the code they
-      // branch from (the SSD walk: 32 a thread, about 130 instructions a
-      // chunk), and ptxas holds their registers.
+      // In a loop: unrolled, LLVM hoists the rows that the branches of
+      // several loads share into the code they branch from (the SSD walk
+      // at dstate 64: 32 a thread, about 130 instructions a chunk), and
+      // ptxas holds their registers. The thread index is an opaque copy,
+      // so that LLVM cannot bound the trip count by it and unroll the
+      // loop again.
       auto loop =
           scf::ForOp::create(rewriter, loc, opaqueCopy(rewriter, loc, tid),
                              c64(rows * cols), c64(threads));

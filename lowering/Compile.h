@@ -64,9 +64,10 @@ struct CompileOptions {
   /// the other two (above; alone: SSD dstate 256 1.98 -> 1.47 ms).
   bool stepDescriptors = false;
   /// convert-tile-to-llvm loop-misaligned-copies: the cp.async copy's path
-  /// for misaligned views (never taken by the shipped kernels) as a loop.
-  /// Unrolled, LLVM hoists its per-element rows into the code around it
-  /// and ptxas holds them; off by default, where that measured faster
+  /// for views whose rows are not 16-byte pieces (not taken at the
+  /// benchmark shapes) as a loop. Unrolled, LLVM hoists its per-element
+  /// rows into the code around it and ptxas holds them. Off by default: in
+  /// the SSD walk at dstate 64 and 128 the unrolled path timed faster
   /// (bench/RESULTS.md, session 27).
   bool loopMisalignedCopies = false;
   /// Let exchanges XOR-swizzle their shared-memory scratch where the

@@ -31,9 +31,9 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "mlir::ModuleOp"> {
            "operand's base descriptor rather than from the address">,
     Option<"loopMisalignedCopies", "loop-misaligned-copies", "bool",
            "false",
-           "copy cp.async tiles from misaligned views (a path the shipped "
-           "kernels never take) element by element in a loop rather than "
-           "unrolled, keeping its address arithmetic out of the hot path">,
+           "copy cp.async tiles from views whose rows are not 16-byte "
+           "pieces element by element in a loop rather than unrolled, "
+           "keeping that path's address arithmetic out of the hot path">,
     Option<"minBlocksPerSm", "min-blocks-per-sm", "unsigned", "0",
            "ask ptxas for registers that fit this many blocks of each "
            "kernel on an SM (nvvm.minctasm, PTX .minnctapersm; 0: none)">

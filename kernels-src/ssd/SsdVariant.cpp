@@ -258,14 +258,16 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
   // segments). The f32 and every-option split modules compile as before.
   if (module == Module::Split)
     c.registerPrefetchBudget = 64;
-  // The copies' path for misaligned views (never taken here) as a loop
-  // rather than unrolled, which keeps its per-element rows out of the
-  // chunk loop: at 16-bit dstate 256 the walk runs about 130 fewer
-  // instructions a chunk and spills nothing (8 and 28 bytes before). H200,
-  // bf16, 8 x 4096 x 80 heads (session 27, bench/RESULTS.md): 1.345 ->
-  // 1.228 ms. At dstate 64 and 128 (two programs an SM) the same change
-  // made the walk's SMs busy for fewer cycles but the grid slower (2.7B
-  // 0.620 -> 0.672 ms, dstate 64 0.525 -> 0.557), and in f32 it spills more.
+  // The copies' path for views whose rows are not 16-byte pieces (not
+  // taken at the benchmark shapes; B and C at an odd dstate take it) as a
+  // loop rather than unrolled, which keeps its per-element rows out of the
+  // chunk loop (about 130 instructions a chunk at dstate 64, ncu). At
+  // 16-bit dstate 256 the walk then spills nothing (8 and 28 bytes
+  // before). H200, bf16, 8 x 4096 x 80 heads (session 27,
+  // bench/RESULTS.md): 1.351 -> 1.231 ms, every option 2.31 -> 2.14. At
+  // dstate 64 and 128 (two programs an SM) the grids ran slower (2.7B
+  // 0.620 -> 0.674 ms, dstate 64 0.525 -> 0.557), and f32 at 256 spills
+  // more (every option 880 -> 1100 bytes).
   c.loopMisalignedCopies = module == Module::Fused && v.dstateTile > 128 &&
                            v.dtype != ElementType::f32;
   return c;

@@ -106,6 +106,11 @@ if [ -x "$here/tessera-ssd-bench" ] && [ -z "${SKIP_SSD:-}" ]; then
   # second block's loads masked).
   ssd dpc-z-bf16 --options Dpc,bias,softplus,z --batch 2 --seqlen 2000 --nheads 16 --ngroups 4 --headdim 80
   ssd dpc-bf16-n256 --options Dpc,bias,softplus --dstate 256 --batch 2 --seqlen 2000 --nheads 8 --ngroups 2 --headdim 80
+  # An odd dstate: B and C rows of 392 bytes are not 16-byte pieces, so
+  # their copies take the element-by-element path (a loop at dstate 256,
+  # tile-compile --loop-misaligned-copies).
+  ssd n196-bf16 --dstate 196 --batch 2 --seqlen 2000 --nheads 16
+  ssd all-bf16-n196 --options all --dstate 196 --batch 2 --seqlen 2000 --nheads 8 --ngroups 2
   # Initial and final states alone: the four-warp kernel at 128.
   ssd states-bf16 --options D,bias,softplus,h0,hT --batch 2 --seqlen 2000 --nheads 16 --ngroups 4 --headdim 80
   # The split forward (segments of the sequence as rows) with every option
@@ -117,7 +122,7 @@ if [ -x "$here/tessera-ssd-bench" ] && [ -z "${SKIP_SSD:-}" ]; then
   ssd split-all-f32 --dtype f32 --dstate 64 --options all --batch 2 --seqlen 2000 --nheads 8 --ngroups 2 --segments 8
   ssd split-n64 --dstate 64 --batch 2 --seqlen 16384 --segments 8
   ssd 2x16k-split8 --batch 2 --seqlen 16384 --segments 8
-  for v in 2.7b n64 n256 2x16k h64g8 all-bf16 all-bf16-hd80 none-bf16 layer-f16 all-f16 layer-f32 all-f32 all-bf16-n256 all-f32-n256 dpc-z-bf16 dpc-bf16-n256 states-bf16 \
+  for v in 2.7b n64 n256 2x16k h64g8 all-bf16 all-bf16-hd80 none-bf16 layer-f16 all-f16 layer-f32 all-f32 all-bf16-n256 all-f32-n256 dpc-z-bf16 dpc-bf16-n256 n196-bf16 all-bf16-n196 states-bf16 \
       split-all-bf16 split-all-f16 split-all-f32 split-n64 2x16k-split8; do
     echo "== ssd-$v"; cat "$logs/ssd-$v.log"
   done

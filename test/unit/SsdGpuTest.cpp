@@ -284,6 +284,12 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
                         "--no-hoist-invariants --early-refill "
                         "--pair-truncations --fma --step-descriptors "
                         "--loop-misaligned-copies");
+  // The misaligned-view copies as a loop at 16-bit dstate 256 only.
+  EXPECT_EQ(flags(256, layer(), ssd::Module::Fused, ssd::ElementType::f16),
+            flags(256));
+  EXPECT_EQ(flags(256, layer(), ssd::Module::Fused, ssd::ElementType::f32)
+                .find("--loop-misaligned-copies"),
+            std::string::npos);
   // Kernels that copy initial or final states: at dstate 128 with seq_idx
   // or z, or split, eight warps along N and stmatrix; no exchange swizzle
   // at 64 and 256.

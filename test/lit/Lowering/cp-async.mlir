@@ -15,6 +15,7 @@
 // LOOPED: mov.b64 %rd[[K:[0-9]+]], %rd{{[0-9]+}};
 // LOOPED: $L__BB0_[[LOOP:[0-9]+]]:
 // LOOPED: ld.global.b16
+// LOOPED-NOT: ld.global.b16
 // LOOPED: st.shared.b16
 // LOOPED: add.s64 %rd[[NEXT:[0-9]+]], %rd[[K]], 128;
 // LOOPED: mov.b64 %rd[[K]], %rd[[NEXT]];
