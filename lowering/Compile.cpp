@@ -71,6 +71,7 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
   lowering.minBlocksPerSm = options.minBlocksPerSm;
   lowering.stepDescriptors = options.stepDescriptors;
   lowering.loopMisalignedCopies = options.loopMisalignedCopies;
+  lowering.coordinateCompares = options.coordinateCompares;
   pm.addPass(createConvertTileToLLVM(lowering));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createTileFinalizeLLVM());

@@ -70,6 +70,12 @@ struct CompileOptions {
   /// the SSD walk at dstate 64 and 128 the unrolled path timed faster
   /// (bench/RESULTS.md, session 27).
   bool loopMisalignedCopies = false;
+  /// convert-tile-to-llvm coordinate-compares: a compare of two iota tiles
+  /// (a causal mask) as one coordinate difference a thread against a
+  /// constant a register. On by default (fewer instructions and
+  /// registers); the SSD walk at dstate 64 timed slower with it
+  /// (bench/RESULTS.md, session 28).
+  bool coordinateCompares = true;
   /// Let exchanges XOR-swizzle their shared-memory scratch where the
   /// bank-conflict model says it pays (convert-tile-to-llvm).
   bool swizzleExchanges = true;

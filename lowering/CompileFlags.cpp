@@ -42,7 +42,8 @@ constexpr Switch kSwitches[] = {
     {"--pair-truncations", &CompileOptions::pairTruncations, true},
     {"--fma", &CompileOptions::fuseMultiplyAdd, true},
     {"--step-descriptors", &CompileOptions::stepDescriptors, true},
-    {"--loop-misaligned-copies", &CompileOptions::loopMisalignedCopies, true}};
+    {"--loop-misaligned-copies", &CompileOptions::loopMisalignedCopies, true},
+    {"--no-coordinate-compares", &CompileOptions::coordinateCompares, false}};
 
 /// Flags that take a count: the flag, the option, the counts allowed.
 /// tile-pipeline keeps 2 to 6 stages (its max-stages), so other stage

@@ -110,7 +110,7 @@ struct ConvertTileToLLVMPass
     RewritePatternSet patterns(ctx);
     populateKernelToLLVMPatterns(converter, patterns);
     populateMemoryToLLVMPatterns(converter, patterns);
-    populateElementwiseToLLVMPatterns(converter, patterns);
+    populateElementwiseToLLVMPatterns(converter, patterns, coordinateCompares);
     populateExchangeToLLVMPatterns(converter, patterns, swizzleExchanges);
     populateAsyncToLLVMPatterns(converter, patterns, storeMatrices,
                                 stepDescriptors, loopMisalignedCopies);

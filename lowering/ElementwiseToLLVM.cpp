@@ -229,13 +229,106 @@ struct IotaLowering : OpConversionPattern<tile::IotaOp> {
   }
 };
 
+/// The signed form of an integer compare (the same for eq and ne).
+static LLVM::ICmpPredicate signedPredicate(arith::CmpIPredicate p) {
+  switch (p) {
+  case arith::CmpIPredicate::eq:
+    return LLVM::ICmpPredicate::eq;
+  case arith::CmpIPredicate::ne:
+    return LLVM::ICmpPredicate::ne;
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
+    return LLVM::ICmpPredicate::slt;
+  case arith::CmpIPredicate::sle:
+  case arith::CmpIPredicate::ule:
+    return LLVM::ICmpPredicate::sle;
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::ugt:
+    return LLVM::ICmpPredicate::sgt;
+  case arith::CmpIPredicate::sge:
+  case arith::CmpIPredicate::uge:
+    return LLVM::ICmpPredicate::sge;
+  }
+  llvm_unreachable("unknown integer predicate");
+}
+
+/// arith.cmpi of two iota tiles of one layout, as in a causal mask
+/// (cols <= rows). Where the layout's register bits and thread bits set
+/// different bits of each coordinate, a register's coordinate is its
+/// thread's part plus a constant, so
+///   lhs pred rhs  <=>  (lhsThread - rhsThread) pred (rhsConst - lhsConst):
+/// one difference a thread and one compare with a constant a register. The
+/// generic lowering keeps both coordinates of every register, which LLVM
+/// hoists out of loops into registers live across them.
+struct CoordinateCompareLowering : OpConversionPattern<arith::CmpIOp> {
+  CoordinateCompareLowering(TileTypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(arith::CmpIOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto lhs = op.getLhs().getDefiningOp<tile::IotaOp>();
+    auto rhs = op.getRhs().getDefiningOp<tile::IotaOp>();
+    if (!lhs || !rhs || lhs.getType() != rhs.getType() ||
+        !tile::getLayout(lhs.getType()))
+      return failure();
+    tile::LinearLayout layout = layoutOf(lhs.getType());
+    // The iota verifier keeps every coordinate non-negative in the element
+    // type, so unsigned and signed orders agree; below 2^31 the i32
+    // difference of two coordinates cannot wrap.
+    for (int64_t d : {lhs.getDim(), rhs.getDim()}) {
+      if (layout.shape()[d] > (int64_t(1) << 31))
+        return rewriter.notifyMatchFailure(op, "coordinates above 2^31");
+      auto bitsOf = [&](tile::LinearLayout::InDim in) {
+        int64_t m = 0;
+        for (const tile::LinearLayout::Coords &basis : layout.bases(in))
+          m |= basis[d];
+        return m;
+      };
+      if (bitsOf(tile::LinearLayout::Register) &
+          (bitsOf(tile::LinearLayout::Lane) | bitsOf(tile::LinearLayout::Warp)))
+        return rewriter.notifyMatchFailure(
+            op, "register and thread bits share a coordinate bit");
+    }
+    LLVM::ICmpPredicate predicate = signedPredicate(op.getPredicate());
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
+    SmallVector<Value> lanePart =
+        runtimeCoords(rewriter, loc, layout, tile::LinearLayout::Lane, lane);
+    SmallVector<Value> warpPart =
+        runtimeCoords(rewriter, loc, layout, tile::LinearLayout::Warp, warp);
+    auto threadPart = [&](int64_t d) {
+      Value c = LLVM::XOrOp::create(rewriter, loc, lanePart[d], warpPart[d]);
+      return LLVM::TruncOp::create(rewriter, loc, i32, c);
+    };
+    Value difference = LLVM::SubOp::create(
+        rewriter, loc, threadPart(lhs.getDim()), threadPart(rhs.getDim()));
+    SmallVector<Value> values;
+    for (int64_t r = 0; r < layout.numRegisters(); ++r) {
+      tile::LinearLayout::Coords c =
+          layout.apply(tile::LinearLayout::Register, r);
+      values.push_back(LLVM::ICmpOp::create(
+          rewriter, loc, predicate, difference,
+          i32Const(rewriter, loc, c[rhs.getDim()] - c[lhs.getDim()])));
+    }
+    rewriter.replaceOp(
+        op, packStruct(rewriter, loc,
+                       getTypeConverter()->convertType(op.getType()), values));
+    return success();
+  }
+};
+
 } // namespace
 
 void populateElementwiseToLLVMPatterns(TileTypeConverter &converter,
-                                       RewritePatternSet &patterns) {
+                                       RewritePatternSet &patterns,
+                                       bool coordinateCompares) {
   patterns.add<ElementwiseLowering>(converter, patterns.getContext());
   patterns.add<ConstantLowering, SplatLowering, IotaLowering>(
       converter, patterns.getContext());
+  if (coordinateCompares)
+    patterns.add<CoordinateCompareLowering>(converter, patterns.getContext());
   patterns
       .add<Tf32CastLowering<arith::TruncFOp>, Tf32CastLowering<arith::ExtFOp>>(
           converter, patterns.getContext());

@@ -34,6 +34,10 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "mlir::ModuleOp"> {
            "copy cp.async tiles from views whose rows are not 16-byte "
            "pieces element by element in a loop rather than unrolled, "
            "keeping that path's address arithmetic out of the hot path">,
+    Option<"coordinateCompares", "coordinate-compares", "bool", "true",
+           "compare two iota tiles as one coordinate difference a thread "
+           "against a constant a register (a causal mask) rather than "
+           "both coordinates of every register">,
     Option<"minBlocksPerSm", "min-blocks-per-sm", "unsigned", "0",
            "ask ptxas for registers that fit this many blocks of each "
            "kernel on an SM (nvvm.minctasm, PTX .minnctapersm; 0: none)">

@@ -17,9 +17,12 @@ void populateKernelToLLVMPatterns(TileTypeConverter &converter,
 /// tile.load / tile.store.
 void populateMemoryToLLVMPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
-/// Elementwise arith/math on tiles, constants, splat, iota.
+/// Elementwise arith/math on tiles, constants, splat, iota; with
+/// `coordinateCompares`, a compare of two iota tiles as one coordinate
+/// difference a thread against a constant a register.
 void populateElementwiseToLLVMPatterns(TileTypeConverter &converter,
-                                       mlir::RewritePatternSet &patterns);
+                                       mlir::RewritePatternSet &patterns,
+                                       bool coordinateCompares = true);
 /// Ops that move data between threads, through shared memory:
 /// convert_layout, reshape, broadcast, permute, gather, reduce, scan, mma.
 /// With `swizzle`, index-map exchanges may XOR-swizzle their scratch

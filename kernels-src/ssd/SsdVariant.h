@@ -111,6 +111,10 @@ struct FusedCompile {
   /// Copy tiles from misaligned views element by element in a loop
   /// (tile-compile --loop-misaligned-copies).
   bool loopMisalignedCopies = false;
+  /// The causal mask as one coordinate difference a thread against a
+  /// constant a register (the compiler's default; off: tile-compile
+  /// --no-coordinate-compares).
+  bool coordinateCompares = true;
 };
 /// Which module of a variant is compiled: the fused forward (one kernel,
 /// `tessera print ssd-fused`) or the split forward over segments of the

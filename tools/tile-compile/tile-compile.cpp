@@ -68,7 +68,8 @@ int main(int argc, char **argv) {
                    "[--late-loads-in-iteration] "
                    "[--no-hoist-invariant-loads] "
                    "[--pair-truncations] [--fma] [--step-descriptors] "
-                   "[--loop-misaligned-copies] [--min-blocks-per-sm N] "
+                   "[--loop-misaligned-copies] [--no-coordinate-compares] "
+                   "[--min-blocks-per-sm N] "
                    "[-o out.ptx] [--info out.json]\n";
       return 0;
     } else if (input.empty() && (a == "-" || a[0] != '-'))

@@ -30,23 +30,26 @@
 // RUN: tessera ssd-flags --dstate 128 --options h0 | FileCheck %s --check-prefix=N128
 // RUN: tessera ssd-flags ssd-split --dstate 128 --options h0 | FileCheck %s --check-prefix=SH0128
 // RUN: tessera ssd-flags --dstate 128 --options h0,seq | FileCheck %s --check-prefix=H0128
+// The causal mask as one coordinate difference a thread (no
+// --no-coordinate-compares) only in the 16-bit fused walks at 128 and 256
+// without seq_idx and the split forward at 64.
 // RUN: not tessera ssd-flags --options nope 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tessera ssd-flags ssd 2>&1 | FileCheck %s --check-prefix=MODULE
 
-// N64: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --early-refill --pair-truncations --fma --step-descriptors{{$}}
-// N64SPLIT: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
+// N64: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares{{$}}
+// N64SPLIT: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares{{$}}
 // N128: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
 // S64: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --register-prefetch-budget 64{{$}}
-// S128: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --register-prefetch-budget 64{{$}}
-// S128Z: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration --register-prefetch-budget 64{{$}}
-// SH0128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --register-prefetch-budget 64{{$}}
-// N64Z: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
-// ALL64: {{^}}--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
-// ALL128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration{{$}}
-// H0128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
+// S128: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares --register-prefetch-budget 64{{$}}
+// S128Z: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares --late-loads-in-iteration --register-prefetch-budget 64{{$}}
+// SH0128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares --register-prefetch-budget 64{{$}}
+// N64Z: {{^}}--stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares --late-loads-in-iteration{{$}}
+// ALL64: {{^}}--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares --late-loads-in-iteration{{$}}
+// ALL128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares --late-loads-in-iteration{{$}}
+// H0128: {{^}}--stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares{{$}}
 // N256: {{^}}--stages 2 --num-warps 8 --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --loop-misaligned-copies{{$}}
-// ALL256: {{^}}--stages 2 --no-swizzle --num-warps 8 --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --late-loads-in-iteration --loop-misaligned-copies{{$}}
-// F32N256: {{^}}--stages 2 --num-warps 8 --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors{{$}}
+// ALL256: {{^}}--stages 2 --no-swizzle --num-warps 8 --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares --late-loads-in-iteration --loop-misaligned-copies{{$}}
+// F32N256: {{^}}--stages 2 --num-warps 8 --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares{{$}}
 // BAD: error: unknown SSD option in 'nope'
 // MODULE: error: ssd-flags takes ssd-fused (the default) or ssd-split, not 'ssd'
 // NOSPLIT: error: ssd: no split forward at dstate 256 (up to 128)
