@@ -269,8 +269,7 @@ struct CoordinateCompareLowering : OpConversionPattern<arith::CmpIOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto lhs = op.getLhs().getDefiningOp<tile::IotaOp>();
     auto rhs = op.getRhs().getDefiningOp<tile::IotaOp>();
-    if (!lhs || !rhs || lhs.getType() != rhs.getType() ||
-        !tile::getLayout(lhs.getType()))
+    if (!lhs || !rhs || !tile::getLayout(lhs.getType()))
       return failure();
     tile::LinearLayout layout = layoutOf(lhs.getType());
     // The iota verifier keeps every coordinate non-negative in the element
@@ -302,8 +301,10 @@ struct CoordinateCompareLowering : OpConversionPattern<arith::CmpIOp> {
       Value c = LLVM::XOrOp::create(rewriter, loc, lanePart[d], warpPart[d]);
       return LLVM::TruncOp::create(rewriter, loc, i32, c);
     };
-    Value difference = LLVM::SubOp::create(
-        rewriter, loc, threadPart(lhs.getDim()), threadPart(rhs.getDim()));
+    // Separate statements: the lhs part is built first, in a fixed order.
+    Value lhsPart = threadPart(lhs.getDim());
+    Value rhsPart = threadPart(rhs.getDim());
+    Value difference = LLVM::SubOp::create(rewriter, loc, lhsPart, rhsPart);
     SmallVector<Value> values;
     for (int64_t r = 0; r < layout.numRegisters(); ++r) {
       tile::LinearLayout::Coords c =

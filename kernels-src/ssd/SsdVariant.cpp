@@ -275,14 +275,15 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
   // held those in 64-bit registers across the chunk loop). H200, bf16, 8 x
   // 4096 x 80 heads (session 28, bench/RESULTS.md): 2.7B 0.619 -> 0.612
   // ms, dstate 256 1.231 -> 1.222, 2 x 16K at dstate 64 (split) 0.663 ->
-  // 0.655; the fused walk at dstate 64 0.524 -> 0.552 (fewer instructions
-  // and registers, yet slower, as in session 27). Where it made ptxas
-  // spill more (every option at 128 0 -> 28 bytes, f32 every option at
-  // 256, the split scans at 128) or is untimed (f32), the two coordinates.
+  // 0.655; the fused walk at dstate 64 0.524 -> 0.552 (fewer
+  // instructions, yet slower, as in session 27). Where it made ptxas spill
+  // more (the every-option kernels at 128, 0 -> 28 bytes, which the
+  // seq_idx test excludes; f32 every option at 256; the split scans at
+  // 128) or is untimed (f32, seq_idx), the two coordinates.
   const bool sixteenBit = v.dtype != ElementType::f32;
   c.coordinateCompares =
-      sixteenBit && (module == Module::Fused ? v.dstateTile >= 128 && !v.seqIdx
-                                             : v.dstateTile == 64);
+      sixteenBit && !v.seqIdx &&
+      (module == Module::Fused ? v.dstateTile >= 128 : v.dstateTile == 64);
   return c;
 }
 

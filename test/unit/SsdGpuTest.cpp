@@ -402,13 +402,13 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
         EXPECT_EQ(c.loopMisalignedCopies,
                   module == ssd::Module::Fused && dstate == 256);
         EXPECT_EQ(o.coordinateCompares, c.coordinateCompares);
-        // One difference a thread for the causal mask in the 16-bit fused
-        // walks at 128 and above without seq_idx and the split forward at
+        // One difference a thread for the causal mask without seq_idx, in
+        // the 16-bit fused walks at 128 and above and the split forward at
         // 64, where it timed faster.
-        EXPECT_EQ(c.coordinateCompares,
-                  module == ssd::Module::Fused
-                      ? dstate >= 128 && !options.hasSeqIdx
-                      : dstate == 64);
+        EXPECT_EQ(
+            c.coordinateCompares,
+            !options.hasSeqIdx &&
+                (module == ssd::Module::Fused ? dstate >= 128 : dstate == 64));
         EXPECT_EQ(o.registerPrefetchBudget,
                   unsigned(c.registerPrefetchBudget.value_or(
                       lowering::CompileOptions().registerPrefetchBudget)));

@@ -9,9 +9,12 @@
 // (register 0 is (0, 0), 1 is (0, 1), 2 is (8, 0), 3 is (8, 1)).
 #mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
 // CHECK-LABEL: llvm.func @causal(
-// CHECK:         %[[D:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT:    %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK-NEXT:    llvm.icmp "sle" %[[D]], %[[C0]] : i32
+// The lhs (column) part is built first: its trunc is L, the rhs part's xor
+// and trunc L+1 and L+2, the difference L+3 and the first constant L+4,
+// which holds only for lhs - rhs.
+// CHECK:         %[[D:[0-9]+]] = llvm.sub %[[#L:]], %[[#R:]] : i32
+// CHECK-NEXT:    %[[#L+4]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT:    llvm.icmp "sle" %[[D]], %[[#L+4]] : i32
 // CHECK-NEXT:    %[[C1:.*]] = llvm.mlir.constant(-1 : i32) : i32
 // CHECK-NEXT:    llvm.icmp "sle" %[[D]], %[[C1]] : i32
 // CHECK-NEXT:    %[[C2:.*]] = llvm.mlir.constant(8 : i32) : i32
@@ -66,6 +69,47 @@ tile.kernel @unsigned(%v: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>) {
   %zero = arith.constant dense<0.0> : tensor<64x32xf32, #mma>
   %m = arith.select %upper, %t, %zero : tensor<64x32xi1, #mma>, tensor<64x32xf32, #mma>
   tile.store %m, %w[%i, %i] : tensor<64x32xf32, #mma> -> !tile.view<?x?xf32>
+}
+}
+
+// -----
+
+// Every other predicate: signed and unsigned orders both become the
+// signed compare of the difference (lhs - rhs) with rhs's constant minus
+// lhs's; eq and ne stay. Register 1 of the accumulator is (row 0, col 1),
+// whose constant (the second compare of each) is checked.
+#mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+// CHECK-LABEL: llvm.func @predicates(
+// CHECK:         %[[D1:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
+// CHECK:         %[[K1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT:    llvm.icmp "sgt" %[[D1]], %[[K1]] : i32
+// CHECK:         %[[D2:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
+// CHECK:         %[[K2:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// CHECK-NEXT:    llvm.icmp "sge" %[[D2]], %[[K2]] : i32
+// CHECK:         %[[D3:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
+// CHECK:         %[[K3:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT:    llvm.icmp "eq" %[[D3]], %[[K3]] : i32
+// CHECK:         %[[D4:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
+// CHECK:         %[[K4:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// CHECK-NEXT:    llvm.icmp "ne" %[[D4]], %[[K4]] : i32
+// CHECK-NOT:     arith.cmpi
+// CHECK:         llvm.return
+module attributes {tile.num_warps = 4 : i32} {
+tile.kernel @predicates(%v: !tile.view<?x?xi32>) {
+  %i = tile.program_id x : index
+  %cols = tile.iota dim 1 : tensor<64x64xi32, #mma>
+  %rows = tile.iota : tensor<64x64xi32, #mma>
+  // Register 1: rows - cols > 1 - 0 (the thread parts' difference).
+  %a = arith.cmpi ugt, %rows, %cols : tensor<64x64xi32, #mma>
+  // Register 1: cols - rows >= 0 - 1.
+  %b = arith.cmpi sge, %cols, %rows : tensor<64x64xi32, #mma>
+  %c = arith.cmpi eq, %rows, %cols : tensor<64x64xi32, #mma>
+  %d = arith.cmpi ne, %cols, %rows : tensor<64x64xi32, #mma>
+  %ab = arith.andi %a, %b : tensor<64x64xi1, #mma>
+  %cd = arith.ori %c, %d : tensor<64x64xi1, #mma>
+  %m = arith.xori %ab, %cd : tensor<64x64xi1, #mma>
+  %e = arith.extui %m : tensor<64x64xi1, #mma> to tensor<64x64xi32, #mma>
+  tile.store %e, %v[%i, %i] : tensor<64x64xi32, #mma> -> !tile.view<?x?xi32>
 }
 }
 
