@@ -72,8 +72,8 @@ struct CompileOptions {
   bool loopMisalignedCopies = false;
   /// convert-tile-to-llvm coordinate-compares: a compare of two iota tiles
   /// (a causal mask) as one coordinate difference a thread against a
-  /// constant a register. On by default (fewer instructions and
-  /// registers); the SSD walk at dstate 64 timed slower with it
+  /// constant a register. On by default (fewer instructions; registers
+  /// vary with ptxas); the SSD walk at dstate 64 timed slower with it
   /// (bench/RESULTS.md, session 28).
   bool coordinateCompares = true;
   /// Let exchanges XOR-swizzle their shared-memory scratch where the
