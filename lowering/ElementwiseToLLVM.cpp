@@ -293,17 +293,12 @@ struct CoordinateCompareLowering : OpConversionPattern<arith::CmpIOp> {
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
-    SmallVector<Value> lanePart =
-        runtimeCoords(rewriter, loc, layout, tile::LinearLayout::Lane, lane);
-    SmallVector<Value> warpPart =
-        runtimeCoords(rewriter, loc, layout, tile::LinearLayout::Warp, warp);
-    auto threadPart = [&](int64_t d) {
-      Value c = LLVM::XOrOp::create(rewriter, loc, lanePart[d], warpPart[d]);
-      return LLVM::TruncOp::create(rewriter, loc, i32, c);
-    };
+    SmallVector<Value> thread = threadCoords(rewriter, loc, layout, lane, warp);
     // Separate statements: the lhs part is built first, in a fixed order.
-    Value lhsPart = threadPart(lhs.getDim());
-    Value rhsPart = threadPart(rhs.getDim());
+    Value lhsPart =
+        LLVM::TruncOp::create(rewriter, loc, i32, thread[lhs.getDim()]);
+    Value rhsPart =
+        LLVM::TruncOp::create(rewriter, loc, i32, thread[rhs.getDim()]);
     Value difference = LLVM::SubOp::create(rewriter, loc, lhsPart, rhsPart);
     SmallVector<Value> values;
     for (int64_t r = 0; r < layout.numRegisters(); ++r) {

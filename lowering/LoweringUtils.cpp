@@ -129,21 +129,28 @@ SmallVector<Value> runtimeCoords(OpBuilder &b, Location loc,
   return coords;
 }
 
-SmallVector<Value> registerCoords(OpBuilder &b, Location loc,
-                                  const tile::LinearLayout &layout, int64_t reg,
-                                  Value lane, Value warp) {
-  tile::LinearLayout::Coords regPart =
-      layout.apply(tile::LinearLayout::Register, reg);
+SmallVector<Value> threadCoords(OpBuilder &b, Location loc,
+                                const tile::LinearLayout &layout, Value lane,
+                                Value warp) {
   SmallVector<Value> lanePart =
       runtimeCoords(b, loc, layout, tile::LinearLayout::Lane, lane);
   SmallVector<Value> warpPart =
       runtimeCoords(b, loc, layout, tile::LinearLayout::Warp, warp);
   SmallVector<Value> coords;
-  for (int64_t d = 0; d < layout.rank(); ++d) {
-    Value c = LLVM::XOrOp::create(b, loc, lanePart[d], warpPart[d]);
-    coords.push_back(
-        LLVM::XOrOp::create(b, loc, c, i64Const(b, loc, regPart[d])));
-  }
+  for (int64_t d = 0; d < layout.rank(); ++d)
+    coords.push_back(LLVM::XOrOp::create(b, loc, lanePart[d], warpPart[d]));
+  return coords;
+}
+
+SmallVector<Value> registerCoords(OpBuilder &b, Location loc,
+                                  const tile::LinearLayout &layout, int64_t reg,
+                                  Value lane, Value warp) {
+  tile::LinearLayout::Coords regPart =
+      layout.apply(tile::LinearLayout::Register, reg);
+  SmallVector<Value> coords = threadCoords(b, loc, layout, lane, warp);
+  for (int64_t d = 0; d < layout.rank(); ++d)
+    coords[d] =
+        LLVM::XOrOp::create(b, loc, coords[d], i64Const(b, loc, regPart[d]));
   return coords;
 }
 

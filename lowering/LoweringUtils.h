@@ -71,6 +71,13 @@ llvm::SmallVector<Value> runtimeCoords(OpBuilder &b, Location loc,
                                        tile::LinearLayout::InDim in,
                                        Value input);
 
+/// The part of this thread's coordinates its lane and warp set (i64, one
+/// per dimension): register `reg`'s coordinates are these XOR the
+/// register's own bases.
+llvm::SmallVector<Value> threadCoords(OpBuilder &b, Location loc,
+                                      const tile::LinearLayout &layout,
+                                      Value lane, Value warp);
+
 /// Coordinates (i64, one per dimension) of register `reg` of this thread.
 llvm::SmallVector<Value> registerCoords(OpBuilder &b, Location loc,
                                         const tile::LinearLayout &layout,

@@ -9,12 +9,12 @@
 // (register 0 is (0, 0), 1 is (0, 1), 2 is (8, 0), 3 is (8, 1)).
 #mma = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
 // CHECK-LABEL: llvm.func @causal(
-// The lhs (column) part is built first: its trunc is L, the rhs part's xor
-// and trunc L+1 and L+2, the difference L+3 and the first constant L+4,
-// which holds only for lhs - rhs.
+// The lhs (column) part is truncated first: its trunc is L, the rhs
+// part's L+1, the difference L+2 and the first constant L+3, which holds
+// only for lhs - rhs.
 // CHECK:         %[[D:[0-9]+]] = llvm.sub %[[#L:]], %[[#R:]] : i32
-// CHECK-NEXT:    %[[#L+4]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK-NEXT:    llvm.icmp "sle" %[[D]], %[[#L+4]] : i32
+// CHECK-NEXT:    %[[#L+3]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT:    llvm.icmp "sle" %[[D]], %[[#L+3]] : i32
 // CHECK-NEXT:    %[[C1:.*]] = llvm.mlir.constant(-1 : i32) : i32
 // CHECK-NEXT:    llvm.icmp "sle" %[[D]], %[[C1]] : i32
 // CHECK-NEXT:    %[[C2:.*]] = llvm.mlir.constant(8 : i32) : i32
