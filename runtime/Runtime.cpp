@@ -582,7 +582,14 @@ struct Runtime::Impl {
   int maxShared = kDefaultSharedLimit;
   int multiprocessors = 0;
   std::unordered_map<std::string, std::vector<std::unique_ptr<Module>>> modules;
-  Module *lastModule = nullptr; // launch's fast path
+  // The modules by the address of the PTX text they were last asked for
+  // with, and by its length: a kernel library passes the same string on
+  // every launch, so one comparison of the text finds its module, however
+  // the launches alternate between modules. (Hashing the text, a quarter
+  // to three quarters of a megabyte for the SSD and conv modules, took
+  // longer than the kernels of a call that alternated two modules.)
+  std::unordered_map<const char *, Module *> byText;
+  std::unordered_multimap<size_t, Module *> bySize;
   // Device copies of encoded tensor maps, by their 128 bytes; and the same
   // copies by the arguments that encoded them, so that a repeated launch
   // neither encodes nor copies.
@@ -842,62 +849,69 @@ Status Runtime::Impl::getModule(const std::string &ptx, Module *&out,
                                 std::string *infoLog) {
   if (ptx.empty())
     return Status::error("empty PTX");
-  if (ptx.find('\0') != std::string::npos)
-    return Status::error("the PTX text contains a NUL byte");
-
-  if (lastModule && lastModule->ptx.size() == ptx.size() &&
-      std::memcmp(lastModule->ptx.data(), ptx.data(), ptx.size()) == 0) {
-    out = lastModule;
-  } else {
-    out = nullptr;
+  auto sameText = [&](const Module *m) {
+    return m->ptx.size() == ptx.size() &&
+           std::memcmp(m->ptx.data(), ptx.data(), ptx.size()) == 0;
+  };
+  out = nullptr;
+  if (auto it = byText.find(ptx.data());
+      it != byText.end() && sameText(it->second))
+    out = it->second;
+  if (!out) {
+    if (ptx.find('\0') != std::string::npos)
+      return Status::error("the PTX text contains a NUL byte");
+    for (auto [it, end] = bySize.equal_range(ptx.size()); it != end; ++it)
+      if (sameText(it->second))
+        out = it->second;
+  }
+  if (!out) {
     std::string key = moduleCacheKey(ptx, ordinal);
     auto &list = modules[key];
-    for (auto &m : list)
-      if (m->ptx == ptx)
-        out = m.get();
-    if (!out) {
-      auto m = std::make_unique<Module>();
-      m->summary = detail::summarizePtx(ptx);
-      std::vector<char> infoBuf(kJitLogBytes, 0), errorBuf(kJitLogBytes, 0);
-      CUjit_option options[] = {
-          CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-          CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-          CU_JIT_LOG_VERBOSE};
-      void *values[] = {infoBuf.data(),
-                        reinterpret_cast<void *>(uintptr_t(kJitLogBytes - 1)),
-                        errorBuf.data(),
-                        reinterpret_cast<void *>(uintptr_t(kJitLogBytes - 1)),
-                        reinterpret_cast<void *>(uintptr_t(1))};
-      CUresult r = d.cuModuleLoadDataEx(&m->module, ptx.c_str(),
-                                        sizeof options / sizeof options[0],
-                                        options, values);
-      std::string errorLog(errorBuf.data(),
-                           strnlen(errorBuf.data(), kJitLogBytes));
-      m->infoLog.assign(infoBuf.data(), strnlen(infoBuf.data(), kJitLogBytes));
-      while (!errorLog.empty() &&
-             (errorLog.back() == '\n' || errorLog.back() == ' '))
-        errorLog.pop_back();
-      if (r != CUDA_SUCCESS) {
-        if (list.empty())
-          modules.erase(key);
-        if (infoLog)
-          *infoLog = m->infoLog;
-        std::string target =
-            m->summary.target.empty() ? "no .target" : m->summary.target;
-        return Status::error(
-            "JIT compilation of the PTX (" + target +
-            ", entries: " + m->summary.entryNames() + ") for " + name +
-            " (sm_" + std::to_string(cc) + ") failed: cuModuleLoadDataEx: " +
-            errorText(r) + "\nJIT error log:\n" +
-            (errorLog.empty() ? std::string("(empty)") : errorLog) +
-            jitHint(m->summary, r));
-      }
-      m->ptx = ptx;
-      out = m.get();
-      list.push_back(std::move(m));
+    auto m = std::make_unique<Module>();
+    m->summary = detail::summarizePtx(ptx);
+    std::vector<char> infoBuf(kJitLogBytes, 0), errorBuf(kJitLogBytes, 0);
+    CUjit_option options[] = {
+        CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+        CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+        CU_JIT_LOG_VERBOSE};
+    void *values[] = {
+        infoBuf.data(), reinterpret_cast<void *>(uintptr_t(kJitLogBytes - 1)),
+        errorBuf.data(), reinterpret_cast<void *>(uintptr_t(kJitLogBytes - 1)),
+        reinterpret_cast<void *>(uintptr_t(1))};
+    CUresult r = d.cuModuleLoadDataEx(&m->module, ptx.c_str(),
+                                      sizeof options / sizeof options[0],
+                                      options, values);
+    std::string errorLog(errorBuf.data(),
+                         strnlen(errorBuf.data(), kJitLogBytes));
+    m->infoLog.assign(infoBuf.data(), strnlen(infoBuf.data(), kJitLogBytes));
+    while (!errorLog.empty() &&
+           (errorLog.back() == '\n' || errorLog.back() == ' '))
+      errorLog.pop_back();
+    if (r != CUDA_SUCCESS) {
+      if (list.empty())
+        modules.erase(key);
+      if (infoLog)
+        *infoLog = m->infoLog;
+      std::string target =
+          m->summary.target.empty() ? "no .target" : m->summary.target;
+      return Status::error(
+          "JIT compilation of the PTX (" + target +
+          ", entries: " + m->summary.entryNames() + ") for " + name + " (sm_" +
+          std::to_string(cc) + ") failed: cuModuleLoadDataEx: " + errorText(r) +
+          "\nJIT error log:\n" +
+          (errorLog.empty() ? std::string("(empty)") : errorLog) +
+          jitHint(m->summary, r));
     }
-    lastModule = out;
+    m->ptx = ptx;
+    out = m.get();
+    bySize.emplace(ptx.size(), out);
+    list.push_back(std::move(m));
   }
+  // Addresses of strings long gone stay until the map is cleared; the
+  // comparison above never trusts them.
+  if (byText.size() >= 4096)
+    byText.clear();
+  byText[ptx.data()] = out;
   if (infoLog)
     *infoLog = out->infoLog;
   return Status::success();

@@ -1594,8 +1594,24 @@ TEST_F(FakeDriverTest, LoadCachesModules) {
   ASSERT_TRUE(rt.load(copy, scaleInfo()).ok);
   EXPECT_EQ(get("module_loads"), 2);
   EXPECT_EQ(rt.cachedModules(), 2u);
+
+  // Alternating between the two, as a call whose kernels live in two
+  // modules does, loads nothing more.
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(rt.load(other, scaleInfo()).ok);
+    ASSERT_TRUE(rt.load(copy, scaleInfo()).ok);
+  }
+  EXPECT_EQ(get("module_loads"), 2);
+  // The same string object changed in place (same address and length) is
+  // another module: the text is compared, not its address.
+  copy[copy.size() - 1] = ' ';
+  ASSERT_TRUE(rt.load(copy, scaleInfo()).ok);
+  EXPECT_EQ(get("module_loads"), 3);
+  EXPECT_EQ(rt.cachedModules(), 3u);
+  copy.push_back('\0');
+  EXPECT_CONTAINS(rt.load(copy, scaleInfo()).message, "NUL byte");
   rt_.reset();
-  EXPECT_EQ(get("module_unloads"), 2);
+  EXPECT_EQ(get("module_unloads"), 3);
 }
 
 TEST_F(FakeDriverTest, JitErrorShowsTheLog) {
