@@ -292,12 +292,25 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
                         "--no-hoist-invariants --early-refill "
                         "--pair-truncations --fma --step-descriptors "
                         "--loop-misaligned-copies");
-  // The misaligned-view copies as a loop at 16-bit dstate 256 only.
+  // The misaligned-view copies as a loop at 16-bit dstate 256, and in the
+  // 16-bit fused walk without options at 128.
+  const std::string loop = " --loop-misaligned-copies";
   EXPECT_EQ(flags(256, layer(), ssd::Module::Fused, ssd::ElementType::f16),
             flags(256));
   EXPECT_EQ(flags(256, layer(), ssd::Module::Fused, ssd::ElementType::f32)
-                .find("--loop-misaligned-copies"),
+                .find(loop),
             std::string::npos);
+  EXPECT_EQ(flags(128, ssd::Options()),
+            "--stages 2 --num-warps 4 --scratch-lifetimes "
+            "--no-hoist-invariants --early-refill --pair-truncations --fma "
+            "--step-descriptors" +
+                loop);
+  EXPECT_EQ(flags(128, ssd::Options(), ssd::Module::Fused,
+                  ssd::ElementType::f16),
+            flags(128, ssd::Options()));
+  EXPECT_EQ(flags(128, ssd::Options(), ssd::Module::Split).find(loop),
+            std::string::npos);
+  EXPECT_EQ(flags(64, ssd::Options()).find(loop), std::string::npos);
   // Kernels that copy initial or final states: at dstate 128 with seq_idx
   // or z, or split, eight warps along N and stmatrix; no exchange swizzle
   // at 64 and 256.

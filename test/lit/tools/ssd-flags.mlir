@@ -7,6 +7,10 @@
 // At 16-bit dstate 256 the misaligned-view copies run in a loop; not in f32.
 // RUN: tessera ssd-flags --dstate 256 --options all | FileCheck %s --check-prefix=ALL256
 // RUN: tessera ssd-flags --dtype f32 --dstate 256 | FileCheck %s --check-prefix=F32N256
+// So do the 16-bit walks without options at 128 (not their split kernels).
+// RUN: tessera ssd-flags --dstate 128 --options none | FileCheck %s --check-prefix=NONE128
+// RUN: tessera ssd-flags --dstate 128 --options none --dtype f16 | FileCheck %s --check-prefix=NONE128
+// RUN: tessera ssd-flags ssd-split --dstate 128 --options none | FileCheck %s --check-prefix=S128
 // RUN: tessera ssd-flags ssd-fused --dstate 64 | FileCheck %s --check-prefix=N64
 // The split forward's kernels and f32 at dstate 64 without LICM; the split
 // forward prefetches at most 64 registers a thread a chunk ahead.
@@ -53,3 +57,4 @@
 // BAD: error: unknown SSD option in 'nope'
 // MODULE: error: ssd-flags takes ssd-fused (the default) or ssd-split, not 'ssd'
 // NOSPLIT: error: ssd: no split forward at dstate 256 (up to 128)
+// NONE128: {{^}}--stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --loop-misaligned-copies{{$}}
