@@ -4,7 +4,8 @@
 // points taken with cuGetProcAddress, so every binary starts on a machine
 // without a driver and reports "no CUDA driver" clearly. PTX is loaded with
 // cuModuleLoadDataEx (JIT info and error logs kept), modules are cached by
-// (PTX hash, device), and launches check their arguments against the
+// their PTX text (found again by the text's address and length, compared
+// in full), and launches check their arguments against the
 // kernel's KernelInfo before anything reaches the driver.
 //
 //===----------------------------------------------------------------------===//
