@@ -80,6 +80,8 @@ void buildLoweringPipeline(OpPassManager &pm, const CompileOptions &options) {
     pm.addPass(createTilePairTruncations());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (options.mergeBarriers)
+    pm.addPass(createTileMergeBarriers());
 }
 
 static std::optional<rt::ScalarType> scalarTypeOf(Type t) {

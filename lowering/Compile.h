@@ -76,6 +76,12 @@ struct CompileOptions {
   /// vary with ptxas); the SSD walk at dstate 64 timed slower with it
   /// (bench/RESULTS.md, session 28).
   bool coordinateCompares = true;
+  /// tile-merge-barriers: a CTA barrier that follows another with only
+  /// arithmetic or shuffles between them (back-to-back exchanges) is
+  /// dropped: the SSD walk keeps 20 of its 22 a chunk, the fused 2K and 4K
+  /// convolutions 32 of 42. Off by default until timed on the H200 (fewer
+  /// instructions have run slower there: bench/RESULTS.md, session 29).
+  bool mergeBarriers = false;
   /// Let exchanges XOR-swizzle their shared-memory scratch where the
   /// bank-conflict model says it pays (convert-tile-to-llvm).
   bool swizzleExchanges = true;

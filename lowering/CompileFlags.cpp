@@ -43,7 +43,8 @@ constexpr Switch kSwitches[] = {
     {"--fma", &CompileOptions::fuseMultiplyAdd, true},
     {"--step-descriptors", &CompileOptions::stepDescriptors, true},
     {"--loop-misaligned-copies", &CompileOptions::loopMisalignedCopies, true},
-    {"--no-coordinate-compares", &CompileOptions::coordinateCompares, false}};
+    {"--no-coordinate-compares", &CompileOptions::coordinateCompares, false},
+    {"--merge-barriers", &CompileOptions::mergeBarriers, true}};
 
 /// Flags that take a count: the flag, the option, the counts allowed.
 /// tile-pipeline keeps 2 to 6 stages (its max-stages), so other stage

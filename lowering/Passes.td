@@ -73,4 +73,19 @@ def TilePairTruncations : Pass<"tile-pair-truncations", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TileMergeBarriers : Pass<"tile-merge-barriers", "mlir::ModuleOp"> {
+  let summary = "drop a CTA barrier that follows another with no memory "
+                "access between them";
+  let description = [{
+    The lowering fences each shared-memory exchange with a barrier before
+    its stores and one after its loads, so back-to-back exchanges leave two
+    barriers with only arithmetic between them. Within a block, a
+    nvvm.barrier0 whose only predecessors since the previous nvvm.barrier0
+    are free of memory effects or shuffles (no load, store, other inline
+    assembly, call or op with regions) orders nothing the first did not,
+    and is erased. Runs on LLVM dialect, after tile-finalize-llvm.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // TESSERA_LOWERING_PASSES

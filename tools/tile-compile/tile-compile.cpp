@@ -69,6 +69,7 @@ int main(int argc, char **argv) {
                    "[--no-hoist-invariant-loads] "
                    "[--pair-truncations] [--fma] [--step-descriptors] "
                    "[--loop-misaligned-copies] [--no-coordinate-compares] "
+                   "[--merge-barriers] "
                    "[--min-blocks-per-sm N] "
                    "[-o out.ptx] [--info out.json]\n";
       return 0;
