@@ -30,7 +30,11 @@ namespace {
 /// the lowering's shuffles.
 bool isShuffle(Operation &op) {
   auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op);
-  return asmOp && asmOp.getAsmString().starts_with("shfl.sync.");
+  if (!asmOp)
+    return false;
+  // One instruction only: nothing after the shuffle may hide an access.
+  llvm::StringRef text = asmOp.getAsmString();
+  return text.starts_with("shfl.sync.") && text.count(';') <= 1;
 }
 
 /// Erases the barriers of `block` that follow another with nothing in

@@ -861,8 +861,10 @@ Status Runtime::Impl::getModule(const std::string &ptx, Module *&out,
     if (ptx.find('\0') != std::string::npos)
       return Status::error("the PTX text contains a NUL byte");
     for (auto [it, end] = bySize.equal_range(ptx.size()); it != end; ++it)
-      if (sameText(it->second))
+      if (sameText(it->second)) {
         out = it->second;
+        break;
+      }
   }
   if (!out) {
     std::string key = moduleCacheKey(ptx, ordinal);

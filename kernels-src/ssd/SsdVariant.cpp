@@ -269,9 +269,11 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
   // 0.620 -> 0.674 ms, dstate 64 0.525 -> 0.557), and f32 at 256 spills
   // more (every option 880 -> 1100 bytes). The 16-bit walk without any
   // option at 128 takes it too: 255 registers and 16 bytes spilled -> 232
-  // and none, 0.725 -> 0.636 ms at 8 x 4096 x 80 heads (bf16, session 29).
-  const bool noOptions = !v.dtBias && !v.softplus && !v.D && !v.z &&
-                         !v.seqIdx && !v.initialStates && !v.finalStates;
+  // and none, 0.725 -> 0.636 ms at 8 x 4096 x 80 heads (bf16, session 29;
+  // f16 follows, untimed).
+  const bool noOptions = !v.dtBias && !v.softplus && !v.D && !v.dPerChannel &&
+                         !v.z && !v.seqIdx && !v.initialStates &&
+                         !v.finalStates;
   c.loopMisalignedCopies =
       module == Module::Fused && v.dtype != ElementType::f32 &&
       (v.dstateTile > 128 || (v.dstateTile == 128 && noOptions));

@@ -33,16 +33,32 @@ llvm.func @runs(%p: !llvm.ptr<3>, %v: i32) -> i32 {
   // Other inline assembly may read or write shared memory: kept.
   %m = llvm.inline_asm has_side_effects "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {$0}, [$1];", "=r,r" %s : (i32) -> i32
   // CHECK-NEXT: nvvm.barrier0
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "shfl.sync.bfly.b32 $0, $1, 1, 31, -1; st.shared
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK-NEXT: llvm.call @callee
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK-NEXT: nvvm.cp.async.wait.group 0
+  // CHECK-NEXT: nvvm.barrier0
   // CHECK-NEXT: llvm.br
   nvvm.barrier0
-  llvm.br ^next
-^next:
-  // A new block starts a new run.
-  // CHECK: nvvm.barrier0
-  // CHECK-NEXT: llvm.return
+  // A shuffle with more after it in the same string: kept.
+  %t = llvm.inline_asm has_side_effects "shfl.sync.bfly.b32 $0, $1, 1, 31, -1; st.shared.b32 [$1], $0;", "=r,r" %m : (i32) -> i32
   nvvm.barrier0
-  llvm.return %m : i32
+  // Calls and NVVM ops that declare no effects: kept.
+  llvm.call @callee() : () -> ()
+  nvvm.barrier0
+  nvvm.cp.async.wait.group 0
+  nvvm.barrier0
+  llvm.br ^next
+// A new block starts a new run.
+// CHECK-NEXT: ^bb1:
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: llvm.return
+^next:
+  nvvm.barrier0
+  llvm.return %t : i32
 }
+llvm.func @callee()
 
 // SSD-COUNT-20: bar.sync
 // SSD-NOT:      bar.sync
