@@ -74,6 +74,11 @@ std::string Variant::suffix() const {
   return s.str();
 }
 
+bool Variant::hasOptions() const {
+  return dtBias || softplus || seqIdx || D || dPerChannel || z ||
+         initialStates || finalStates;
+}
+
 static int64_t pow2AtLeast(int64_t n) {
   int64_t p = 1;
   while (p < n)
@@ -271,12 +276,9 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
   // option at 128 takes it too: 255 registers and 16 bytes spilled -> 232
   // and none, 0.725 -> 0.636 ms at 8 x 4096 x 80 heads (bf16, session 29;
   // f16 follows, untimed).
-  const bool noOptions = !v.dtBias && !v.softplus && !v.D && !v.dPerChannel &&
-                         !v.z && !v.seqIdx && !v.initialStates &&
-                         !v.finalStates;
   c.loopMisalignedCopies =
       module == Module::Fused && v.dtype != ElementType::f32 &&
-      (v.dstateTile > 128 || (v.dstateTile == 128 && noOptions));
+      (v.dstateTile > 128 || (v.dstateTile == 128 && !v.hasOptions()));
   // The causal mask compared as one coordinate difference a thread against
   // a constant a register instead of two coordinates a register (LLVM
   // held those in 64-bit registers across the chunk loop). H200, bf16, 8 x

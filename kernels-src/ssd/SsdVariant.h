@@ -60,6 +60,8 @@ struct Variant {
 
   /// e.g. "bf16_q64_p64_n128_bias_softplus_D".
   std::string suffix() const;
+  /// Whether any option is on (the suffix names one).
+  bool hasOptions() const;
   bool operator<(const Variant &o) const { return suffix() < o.suffix(); }
 };
 
