@@ -231,6 +231,11 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   // 32K (8 x 768) 3.54 -> 3.11; 64K's outer 64 plan was timed with them
   // only, 3.51 ms at 4 x 768). Sessions 16 and 17.
   flags += " --pair-truncations --fma --step-descriptors";
+  // One barrier where two back-to-back exchanges left two (the fused 2K and
+  // 4K kernels keep 32 of 42). H200, bf16, 16 x 768, two runs each
+  // (session 30, bench/RESULTS.md): 4K 0.464 -> 0.455 and 0.465 -> 0.460
+  // ms; 1K, 2K, 8K and 16K within 0.001 ms.
+  flags += " --merge-barriers";
   return flags;
 }
 

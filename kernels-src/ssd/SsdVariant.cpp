@@ -293,11 +293,19 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
   c.coordinateCompares =
       sixteenBit && !v.seqIdx &&
       (module == Module::Fused ? v.dstateTile >= 128 : v.dstateTile == 64);
+  // One barrier where two back-to-back exchanges left two (the walk at
+  // dstate 64 keeps 20 of 22 a chunk). H200, bf16, 8 x 4096 x 80 heads,
+  // two runs each (session 30, bench/RESULTS.md): 2.7B 0.614 -> 0.610 ms,
+  // dstate 64 0.524 -> 0.516, 256 1.228 -> 1.210, 2 x 16K at 64 (split)
+  // 0.658 -> 0.649. Everywhere: it only removes barriers that order
+  // nothing.
+  c.mergeBarriers = true;
   return c;
 }
 
 std::string compileFlags(const FusedCompile &c) {
-  std::string flags = "--stages " + std::to_string(c.stages);
+  std::string flags = c.mergeBarriers ? "--merge-barriers " : "";
+  flags += "--stages " + std::to_string(c.stages);
   if (!c.exchangeSwizzle)
     flags += " --no-swizzle";
   flags += " --num-warps " + std::to_string(c.warps);

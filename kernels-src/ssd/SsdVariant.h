@@ -117,6 +117,9 @@ struct FusedCompile {
   /// constant a register (the compiler's default; off: tile-compile
   /// --no-coordinate-compares).
   bool coordinateCompares = true;
+  /// Drop a CTA barrier that follows another with only arithmetic or
+  /// shuffles between them (tile-compile --merge-barriers).
+  bool mergeBarriers = false;
 };
 /// Which module of a variant is compiled: the fused forward (one kernel,
 /// `tessera print ssd-fused`) or the split forward over segments of the

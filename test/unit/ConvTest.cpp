@@ -542,8 +542,10 @@ TEST(ConvPlan, CompileFlagsPerLength) {
   };
   // What the kernel library passes tile-compile, as measured on the H200
   // (bench/RESULTS.md): 1K keeps LICM, every length pairs conversions,
-  // contracts multiply-adds and steps wgmma descriptors.
-  const std::string three = " --pair-truncations --fma --step-descriptors";
+  // contracts multiply-adds, steps wgmma descriptors and merges
+  // back-to-back barriers.
+  const std::string three =
+      " --pair-truncations --fma --step-descriptors --merge-barriers";
   EXPECT_EQ(flags(512), "--num-warps 2 --no-hoist-invariants" + three);
   EXPECT_EQ(flags(256), flags(512));
   // The post gate at 1K and 2K is loaded late in its row's iteration.

@@ -250,7 +250,9 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
   // in the fused walks at 64, with seq_idx, in f32 and in the split
   // forward at 128.
   const std::string twoCoordinates = " --no-coordinate-compares";
-  EXPECT_EQ(flags(64), "--stages 3 --num-warps 4 "
+  // Back-to-back barriers merged in every module.
+  const std::string merge = "--merge-barriers ";
+  EXPECT_EQ(flags(64), merge + "--stages 3 --num-warps 4 "
                        "--scratch-lifetimes --early-refill "
                        "--pair-truncations --fma --step-descriptors" +
                            twoCoordinates);
@@ -260,7 +262,7 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
   // prefetched a chunk ahead.
   const std::string budget = " --register-prefetch-budget 64";
   EXPECT_EQ(flags(64, layer(), ssd::Module::Split),
-            "--stages 3 --num-warps 4 "
+            merge + "--stages 3 --num-warps 4 "
             "--scratch-lifetimes --no-hoist-invariants "
             "--early-refill --pair-truncations --fma "
             "--step-descriptors" +
@@ -283,11 +285,11 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
                 budget);
   EXPECT_EQ(flags(128, layer(), ssd::Module::Split),
             flags(128) + twoCoordinates + budget);
-  EXPECT_EQ(flags(128), "--stages 2 --num-warps 4 "
+  EXPECT_EQ(flags(128), merge + "--stages 2 --num-warps 4 "
                         "--scratch-lifetimes --no-hoist-invariants "
                         "--early-refill --pair-truncations --fma "
                         "--step-descriptors");
-  EXPECT_EQ(flags(256), "--stages 2 --num-warps 8 "
+  EXPECT_EQ(flags(256), merge + "--stages 2 --num-warps 8 "
                         "--wgmma-along-n --scratch-lifetimes "
                         "--no-hoist-invariants --early-refill "
                         "--pair-truncations --fma --step-descriptors "
@@ -301,7 +303,7 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
                 .find(loop),
             std::string::npos);
   EXPECT_EQ(flags(128, ssd::Options()),
-            "--stages 2 --num-warps 4 --scratch-lifetimes "
+            merge + "--stages 2 --num-warps 4 --scratch-lifetimes "
             "--no-hoist-invariants --early-refill --pair-truncations --fma "
             "--step-descriptors" +
                 loop);
@@ -321,19 +323,19 @@ TEST(SsdFusedVariant, CompileFlagsPerDstate) {
   ssd::Options initialSeq = initial;
   initialSeq.hasSeqIdx = true;
   EXPECT_EQ(flags(128, initialSeq),
-            "--stages 2 --num-warps 8 --stmatrix --wgmma-along-n "
+            merge + "--stages 2 --num-warps 8 --stmatrix --wgmma-along-n "
             "--scratch-lifetimes --no-hoist-invariants --early-refill "
             "--pair-truncations --fma --step-descriptors" +
                 twoCoordinates);
   EXPECT_EQ(flags(128, initial, ssd::Module::Split),
             flags(128, initialSeq) + budget);
   EXPECT_EQ(flags(64, finalOnly),
-            "--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes "
+            merge + "--stages 3 --no-swizzle --num-warps 4 --scratch-lifetimes "
             "--no-hoist-invariants --early-refill --pair-truncations --fma "
             "--step-descriptors" +
                 twoCoordinates);
   EXPECT_EQ(flags(256, finalOnly),
-            "--stages 2 --no-swizzle --num-warps 8 --wgmma-along-n "
+            merge + "--stages 2 --no-swizzle --num-warps 8 --wgmma-along-n "
             "--scratch-lifetimes --no-hoist-invariants --early-refill "
             "--pair-truncations --fma --step-descriptors "
             "--loop-misaligned-copies");
@@ -412,6 +414,7 @@ TEST(SsdFusedVariant, CompileFlagsParseBackIntoOptions) {
         EXPECT_EQ(o.stepDescriptors, c.stepDescriptors);
         EXPECT_EQ(o.lateLoadsInIteration, c.lateLoadsInIteration);
         EXPECT_EQ(o.loopMisalignedCopies, c.loopMisalignedCopies);
+        EXPECT_EQ(o.mergeBarriers, c.mergeBarriers);
         EXPECT_EQ(c.loopMisalignedCopies,
                   module == ssd::Module::Fused && dstate == 256);
         EXPECT_EQ(o.coordinateCompares, c.coordinateCompares);
@@ -532,7 +535,7 @@ TEST(SsdKernelLibrary, ExplainsWhatIsMissing) {
                   "--headdim 64 --options D,bias,softplus");
   // With the flags the library is built with.
   EXPECT_CONTAINS(ssd::buildCommand(kShape, layer(), ssd::ElementType::bf16),
-                  "tile-compile - --target sm_90a --stages 2 "
+                  "tile-compile - --target sm_90a --merge-barriers --stages 2 "
                   "--num-warps 4 --scratch-lifetimes "
                   "--no-hoist-invariants --early-refill "
                   "--pair-truncations --fma --step-descriptors -o "

@@ -34,16 +34,16 @@
 // RUN: not tessera conv-flags 4096 2>&1 | FileCheck %s --check-prefix=STRAY
 // RUN: not tessera conv-flags --seqlen 1024 --gates both 2>&1 | FileCheck %s --check-prefix=GATES
 
-// K05: {{^}}--num-warps 2 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
-// K1: {{^}}--num-warps 4 --pair-truncations --fma --step-descriptors{{$}}
-// K1LATE: {{^}}--num-warps 4 --late-loads-in-iteration --pair-truncations --fma --step-descriptors{{$}}
-// K2: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
-// K2LATE: {{^}}--num-warps 4 --no-hoist-invariants --late-loads-in-iteration --pair-truncations --fma --step-descriptors{{$}}
-// K2NONE: {{^}}--num-warps 4 --no-hoist-invariants --stmatrix --pair-truncations --fma --step-descriptors{{$}}
-// K1NONE: {{^}}--num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors{{$}}
-// K4: {{^}}--num-warps 8 --pair-truncations --fma --step-descriptors{{$}}
-// K4GATED: {{^}}--num-warps 8 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
-// K16: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors{{$}}
+// K05: {{^}}--num-warps 2 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K1: {{^}}--num-warps 4 --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K1LATE: {{^}}--num-warps 4 --late-loads-in-iteration --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K2: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K2LATE: {{^}}--num-warps 4 --no-hoist-invariants --late-loads-in-iteration --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K2NONE: {{^}}--num-warps 4 --no-hoist-invariants --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K1NONE: {{^}}--num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K4: {{^}}--num-warps 8 --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K4GATED: {{^}}--num-warps 8 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K16: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // BAD: error: --seqlen must be in [2, 65536]
 // STRAY: error: conv-flags takes no kernel name (use --seqlen)
 // GATES: error: --gates is none, pre, post or pre,post
