@@ -80,8 +80,8 @@ struct CompileOptions {
   /// arithmetic or shuffles between them (back-to-back exchanges) is
   /// dropped: the SSD walk keeps 20 of its 22 a chunk, the fused 2K and 4K
   /// convolutions 32 of 42. Off by default; the SSD and conv libraries
-  /// take it (H200: 1-1.5% faster at the SSD benchmark shapes, conv 4K 2%,
-  /// other lengths even; bench/RESULTS.md, session 30).
+  /// take it (H200: 0.7-1.5% faster at the SSD benchmark shapes, conv 4K
+  /// 1-2%, other lengths within 0.001 ms; bench/RESULTS.md, session 30).
   bool mergeBarriers = false;
   /// Let exchanges XOR-swizzle their shared-memory scratch where the
   /// bank-conflict model says it pays (convert-tile-to-llvm).

@@ -295,10 +295,10 @@ FusedCompile fusedCompile(const Variant &v, Module module) {
       (module == Module::Fused ? v.dstateTile >= 128 : v.dstateTile == 64);
   // One barrier where two back-to-back exchanges left two (the walk at
   // dstate 64 keeps 20 of 22 a chunk). H200, bf16, 8 x 4096 x 80 heads,
-  // two runs each (session 30, bench/RESULTS.md): 2.7B 0.614 -> 0.610 ms,
-  // dstate 64 0.524 -> 0.516, 256 1.228 -> 1.210, 2 x 16K at 64 (split)
-  // 0.658 -> 0.649. Everywhere: it only removes barriers that order
-  // nothing.
+  // the same in two runs but for the last digit (session 30,
+  // bench/RESULTS.md): 2.7B 0.614 -> 0.610 ms, dstate 64 0.524 -> 0.516,
+  // 256 1.229 -> 1.210, 2 x 16K at 64 (split) 0.657 -> 0.650. Everywhere:
+  // it only removes barriers that order nothing.
   c.mergeBarriers = true;
   return c;
 }

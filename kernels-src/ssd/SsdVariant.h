@@ -140,7 +140,7 @@ struct EpilogueLoadsAtUse {
   bool z = false, dRow = false;
 };
 EpilogueLoadsAtUse epilogueLoadsAtUse(const Variant &variant);
-/// The same as tile-compile flags ("--stages 2 --num-warps 4 ...";
+/// The same as tile-compile flags ("--merge-barriers --stages 2 ...";
 /// `tessera ssd-flags` prints them).
 std::string compileFlags(const FusedCompile &compile);
 Variant fusedVariantFor(const Shape &shape, const Options &options,

@@ -339,7 +339,7 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
                   "tessera print conv --dtype bf16 --seqlen 20000 --gates "
                   "none | tile-compile - --target sm_90a --num-warps 4 "
                   "--no-hoist-invariants --pair-truncations --fma "
-                  "--step-descriptors -o "
+                  "--step-descriptors --merge-barriers -o "
                   "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi3_64_16_rc.ptx "
                   "--info "
                   "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi3_64_16_rc.json");
@@ -348,7 +348,7 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
             "tessera print conv --dtype f16 --seqlen 1000 --gates pre,post | "
             "tile-compile - --target sm_90a --num-warps 4 "
             "--late-loads-in-iteration --pair-truncations --fma "
-            "--step-descriptors -o "
+            "--step-descriptors --merge-barriers -o "
             "conv_fused_f16_M1024_64_16_rc_pre_post.ptx --info "
             "conv_fused_f16_M1024_64_16_rc_pre_post.json");
   EXPECT_EQ(get("launches"), 8);

@@ -23,14 +23,14 @@
 // The three passes at 16K as the library builds them (`tessera conv-flags`,
 // checked by tools/conv-flags.mlir): the inner pass's rows arrive by
 // cp.async (copied ahead), and no pass spills.
-// RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors -o %t.conv16kl.ptx
+// RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv16kl.ptx
 // RUN: FileCheck %s --input-file %t.conv16kl.ptx --check-prefix=CPASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv16kl.ptx -o %t.conv16kl.cubin 2>&1 | FileCheck %s --check-prefixes=PASSES,NOINJECT
 // The passes of 8K (outer 8, inner 1024) and gated 32K with the library's
 // flags: no spills.
-// RUN: tessera print conv --dtype bf16 --seqlen 8192 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors -o %t.conv8k.ptx
+// RUN: tessera print conv --dtype bf16 --seqlen 8192 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv8k.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.conv8k.ptx -o %t.conv8k.cubin 2>&1 | FileCheck %s --check-prefixes=PASSES,NOINJECT
-// RUN: tessera print conv --dtype f16 --seqlen 32768 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors -o %t.conv32k.ptx
+// RUN: tessera print conv --dtype f16 --seqlen 32768 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv32k.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.conv32k.ptx -o %t.conv32k.cubin 2>&1 | FileCheck %s --check-prefixes=PASSES,NOINJECT
 // Without deferred waits, the same.
 // RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --no-defer-mma-waits -o %t.conv16k.ptx
@@ -78,13 +78,13 @@
 // spills. The 1K kernel without gates held to three CTAs an SM (168
 // registers; .minnctapersm 3), the gated one without that flag, as the
 // library builds them.
-// RUN: tessera print conv --dtype bf16 --seqlen 512 --gates pre,post | tile-compile - --target sm_90a --num-warps 2 --no-hoist-invariants --pair-truncations --fma --step-descriptors -o %t.conv512.ptx
+// RUN: tessera print conv --dtype bf16 --seqlen 512 --gates pre,post | tile-compile - --target sm_90a --num-warps 2 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv512.ptx
 // RUN: FileCheck %s --input-file %t.conv512.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv512.ptx -o %t.conv512.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
-// RUN: tessera print conv --dtype f16 --seqlen 1024 --gates none | tile-compile - --target sm_90a --num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors -o %t.conv1k.ptx
+// RUN: tessera print conv --dtype f16 --seqlen 1024 --gates none | tile-compile - --target sm_90a --num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv1k.ptx
 // RUN: FileCheck %s --input-file %t.conv1k.ptx --check-prefixes=MMASYNC,MINCTA3
 // RUN: %ptxas -arch=sm_90a -v %t.conv1k.ptx -o %t.conv1k.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
-// RUN: tessera print conv --dtype bf16 --seqlen 1024 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --pair-truncations --fma --step-descriptors -o %t.conv1kg.ptx
+// RUN: tessera print conv --dtype bf16 --seqlen 1024 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv1kg.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.conv1kg.ptx -o %t.conv1kg.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print conv --dtype bf16 --seqlen 2048 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants -o %t.conv2k.ptx
 // RUN: FileCheck %s --input-file %t.conv2k.ptx --check-prefix=MMASYNC
@@ -93,7 +93,7 @@
 // mma, accepted by ptxas. It spills 126 bytes and runs faster for it
 // (test/gpu/ptxas-ledger.txt, which the library-ptxas-audit test holds
 // every library kernel to); without register prefetch, 56 bytes.
-// RUN: tessera print conv --dtype f16 --seqlen 4096 --gates pre,post | tile-compile - --target sm_90a --num-warps 8 --no-hoist-invariants --pair-truncations --fma --step-descriptors -o %t.conv4kg.ptx
+// RUN: tessera print conv --dtype f16 --seqlen 4096 --gates pre,post | tile-compile - --target sm_90a --num-warps 8 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv4kg.ptx
 // RUN: FileCheck %s --input-file %t.conv4kg.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv4kg.ptx -o %t.conv4kg.cubin 2>&1 | FileCheck %s --check-prefix=CONV4K
 // The every-option SSD kernel at dstate 128 with its library flags spills
@@ -101,7 +101,7 @@
 // the z gate, used after the chunk's products, is issued in its own
 // iteration and nothing spills (with the causal mask's two coordinates a
 // register, --no-coordinate-compares: one difference a thread spills 28).
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 --options all | tile-compile - --target sm_90a --stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares --late-loads-in-iteration -o %t.ssdall.ptx
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 --options all | tile-compile - --target sm_90a --stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --merge-barriers --no-coordinate-compares --late-loads-in-iteration -o %t.ssdall.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdall.ptx -o %t.ssdall.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // MINCTA3: .minnctapersm 3
 // MMASYNC: mma.sync.aligned.m16n8k16.row.col.f32
@@ -120,17 +120,17 @@
 // At dstate 64 (three stages, no swizzle) it is spill-free, and at dstate
 // 64 and 128 with the kernel library's flags (`tessera ssd-flags`, whose
 // output tools/ssd-flags.mlir checks) too.
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib128.ptx
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --merge-barriers -o %t.ssdlib128.ptx
 // RUN: FileCheck %s --input-file %t.ssdlib128.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib128.ptx -o %t.ssdlib128.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // At 64 the fused kernel with LICM, the split one without.
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib64.ptx
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --early-refill --pair-truncations --fma --step-descriptors --merge-barriers -o %t.ssdlib64.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib64.ptx -o %t.ssdlib64.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // With z the fused kernel keeps --no-hoist-invariants (with LICM it spilled
 // 104 bytes): spill-free with the library's flags.
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 --options D,z,bias,softplus | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib64z.ptx
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 --options D,z,bias,softplus | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --merge-barriers -o %t.ssdlib64z.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib64z.ptx -o %t.ssdlib64z.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
-// RUN: tessera print ssd-split --dtype bf16 --dstate 64 --options layer | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.split64.ptx
+// RUN: tessera print ssd-split --dtype bf16 --dstate 64 --options layer | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --merge-barriers -o %t.split64.ptx
 // RUN: FileCheck %s --input-file %t.split64.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.split64.ptx -o %t.split64.cubin > %t.split64.txt 2>&1
 // RUN: FileCheck %s --input-file %t.split64.txt --check-prefixes=SPLIT,NOSERIAL
@@ -140,7 +140,7 @@
 // The split forward's three kernels (segment states, combine, segment
 // scan), as the kernel library builds them: accepted, on wgmma, none
 // serialized.
-// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options layer | tile-compile - --target sm_90a --stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.split.ptx
+// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options layer | tile-compile - --target sm_90a --stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --merge-barriers -o %t.split.ptx
 // RUN: FileCheck %s --input-file %t.split.ptx --check-prefix=WGMMA
 // The combine kernel on eight warps (ssd::combineWarps), the others on
 // the module's four.
@@ -150,7 +150,7 @@
 // RUN: FileCheck %s --input-file %t.split.txt --check-prefix=COMBINEFREE
 // With every option (states copied: eight warps along N) all three are
 // spill-free.
-// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options all | tile-compile - --target sm_90a --stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.splitall.ptx
+// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options all | tile-compile - --target sm_90a --stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --merge-barriers -o %t.splitall.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.splitall.ptx -o %t.splitall.cubin > %t.splitall.txt 2>&1
 // RUN: FileCheck %s --input-file %t.splitall.txt --check-prefixes=SPLIT,NOSERIAL
 // RUN: FileCheck %s --input-file %t.splitall.txt --check-prefix=SPILLFREE
