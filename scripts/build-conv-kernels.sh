@@ -6,6 +6,9 @@
 # (rt::KernelLibrary: <name>.ptx and <name>.json; a multi-pass module holds
 # three kernels).
 #   scripts/build-conv-kernels.sh TESSERA TILE_COMPILE OUTDIR
+# CONV_DTYPES ("bf16 f16") and CONV_LENGTHS (powers of two) narrow it;
+# TILE_COMPILE_EXTRA and TILE_COMPILE_DROP add or remove flags (A/B
+# libraries).
 set -euo pipefail
 tessera=$1 compile=$2 out=$3
 mkdir -p "$out"

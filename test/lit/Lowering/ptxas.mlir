@@ -101,7 +101,7 @@
 // the z gate, used after the chunk's products, is issued in its own
 // iteration and nothing spills (with the causal mask's two coordinates a
 // register, --no-coordinate-compares: one difference a thread spills 28).
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 --options all | tile-compile - --target sm_90a --stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --merge-barriers --no-coordinate-compares --late-loads-in-iteration -o %t.ssdall.ptx
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 --options all | tile-compile - --target sm_90a --merge-barriers --stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares --late-loads-in-iteration -o %t.ssdall.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdall.ptx -o %t.ssdall.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // MINCTA3: .minnctapersm 3
 // MMASYNC: mma.sync.aligned.m16n8k16.row.col.f32
@@ -120,17 +120,17 @@
 // At dstate 64 (three stages, no swizzle) it is spill-free, and at dstate
 // 64 and 128 with the kernel library's flags (`tessera ssd-flags`, whose
 // output tools/ssd-flags.mlir checks) too.
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --merge-barriers -o %t.ssdlib128.ptx
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 128 | tile-compile - --target sm_90a --merge-barriers --stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors -o %t.ssdlib128.ptx
 // RUN: FileCheck %s --input-file %t.ssdlib128.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib128.ptx -o %t.ssdlib128.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // At 64 the fused kernel with LICM, the split one without.
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --early-refill --pair-truncations --fma --step-descriptors --merge-barriers -o %t.ssdlib64.ptx
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 | tile-compile - --target sm_90a --merge-barriers --stages 3 --num-warps 4 --scratch-lifetimes --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares -o %t.ssdlib64.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib64.ptx -o %t.ssdlib64.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
 // With z the fused kernel keeps --no-hoist-invariants (with LICM it spilled
 // 104 bytes): spill-free with the library's flags.
-// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 --options D,z,bias,softplus | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --merge-barriers -o %t.ssdlib64z.ptx
+// RUN: tessera print ssd-fused --dtype bf16 --dstate 64 --options D,z,bias,softplus | tile-compile - --target sm_90a --merge-barriers --stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares --late-loads-in-iteration -o %t.ssdlib64z.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ssdlib64z.ptx -o %t.ssdlib64z.cubin 2>&1 | FileCheck %s --check-prefixes=NOSPILL,NOSERIAL
-// RUN: tessera print ssd-split --dtype bf16 --dstate 64 --options layer | tile-compile - --target sm_90a --stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --merge-barriers -o %t.split64.ptx
+// RUN: tessera print ssd-split --dtype bf16 --dstate 64 --options layer | tile-compile - --target sm_90a --merge-barriers --stages 3 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --register-prefetch-budget 64 -o %t.split64.ptx
 // RUN: FileCheck %s --input-file %t.split64.ptx --check-prefix=WGMMA
 // RUN: %ptxas -arch=sm_90a -v %t.split64.ptx -o %t.split64.cubin > %t.split64.txt 2>&1
 // RUN: FileCheck %s --input-file %t.split64.txt --check-prefixes=SPLIT,NOSERIAL
@@ -140,7 +140,7 @@
 // The split forward's three kernels (segment states, combine, segment
 // scan), as the kernel library builds them: accepted, on wgmma, none
 // serialized.
-// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options layer | tile-compile - --target sm_90a --stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --merge-barriers -o %t.split.ptx
+// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options layer | tile-compile - --target sm_90a --merge-barriers --stages 2 --num-warps 4 --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares --register-prefetch-budget 64 -o %t.split.ptx
 // RUN: FileCheck %s --input-file %t.split.ptx --check-prefix=WGMMA
 // The combine kernel on eight warps (ssd::combineWarps), the others on
 // the module's four.
@@ -150,7 +150,7 @@
 // RUN: FileCheck %s --input-file %t.split.txt --check-prefix=COMBINEFREE
 // With every option (states copied: eight warps along N) all three are
 // spill-free.
-// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options all | tile-compile - --target sm_90a --stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --merge-barriers -o %t.splitall.ptx
+// RUN: tessera print ssd-split --dtype bf16 --dstate 128 --options all | tile-compile - --target sm_90a --merge-barriers --stages 2 --num-warps 8 --stmatrix --wgmma-along-n --scratch-lifetimes --no-hoist-invariants --early-refill --pair-truncations --fma --step-descriptors --no-coordinate-compares --late-loads-in-iteration --register-prefetch-budget 64 -o %t.splitall.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.splitall.ptx -o %t.splitall.cubin > %t.splitall.txt 2>&1
 // RUN: FileCheck %s --input-file %t.splitall.txt --check-prefixes=SPLIT,NOSERIAL
 // RUN: FileCheck %s --input-file %t.splitall.txt --check-prefix=SPILLFREE
