@@ -34,8 +34,6 @@ build() { # dtype seqlen gates
   mv "$tmp/k.json" "$out/$name.json"
   rm -rf "$tmp"
 }
-# CONV_DTYPES and CONV_LENGTHS narrow the library (variant libraries for
-# A/B runs); by default it holds every dtype and length.
 for dtype in ${CONV_DTYPES:-bf16 f16}; do
   for len in ${CONV_LENGTHS:-512 1024 2048 4096 8192 16384 32768 65536}; do
     for gates in none pre,post; do
