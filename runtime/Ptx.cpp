@@ -326,13 +326,4 @@ std::string checkParamsMatch(const KernelInfo &info, const PtxEntry &entry) {
   return msg;
 }
 
-uint64_t fnv1a64(const char *data, size_t size) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < size; ++i) {
-    h ^= static_cast<unsigned char>(data[i]);
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 } // namespace tessera::rt::detail

@@ -55,9 +55,6 @@ std::vector<int> abiParamSizes(const KernelInfo &info);
 /// message that says where they differ.
 std::string checkParamsMatch(const KernelInfo &info, const PtxEntry &entry);
 
-/// FNV-1a, 64 bits.
-uint64_t fnv1a64(const char *data, size_t size);
-
 } // namespace tessera::rt::detail
 
 #endif // TESSERA_RUNTIME_PTX_H

@@ -474,15 +474,6 @@ Status checkLaunchConfig(const std::array<int64_t, 3> &grid, int numWarps,
   return Status::success();
 }
 
-std::string moduleCacheKey(const std::string &ptx, int device) {
-  char buf[40];
-  std::snprintf(
-      buf, sizeof buf, "%016llx:%d",
-      static_cast<unsigned long long>(detail::fnv1a64(ptx.data(), ptx.size())),
-      device);
-  return buf;
-}
-
 //===----------------------------------------------------------------------===//
 // The driver
 //===----------------------------------------------------------------------===//
@@ -573,7 +564,6 @@ struct Runtime::Impl {
   std::string libPath;
   Driver d;
   int driverVersion = 0;
-  int ordinal = 0;
   CUdevice device = 0;
   CUcontext context = nullptr;
   bool retained = false;
@@ -581,7 +571,7 @@ struct Runtime::Impl {
   int cc = 0;
   int maxShared = kDefaultSharedLimit;
   int multiprocessors = 0;
-  std::unordered_map<std::string, std::vector<std::unique_ptr<Module>>> modules;
+  std::vector<std::unique_ptr<Module>> modules; // loaded, this device's
   // The modules by the address of the PTX text they were last asked for
   // with, and by its length: a kernel library passes the same string on
   // every launch, so one comparison of the text finds its module, however
@@ -626,10 +616,9 @@ struct Runtime::Impl {
       if (d.cuMemFree)
         for (auto &[bytes, ptr] : tensorMaps)
           d.cuMemFree(ptr);
-      for (auto &[key, list] : modules)
-        for (auto &m : list)
-          if (m->module && d.cuModuleUnload)
-            d.cuModuleUnload(m->module);
+      for (auto &m : modules)
+        if (m->module && d.cuModuleUnload)
+          d.cuModuleUnload(m->module);
       if (d.cuCtxSetCurrent)
         d.cuCtxSetCurrent(nullptr);
       if (d.cuDevicePrimaryCtxRelease)
@@ -771,7 +760,6 @@ Status Runtime::Impl::open(int requested) {
                          " CUDA device" + (count == 1 ? "" : "s") +
                          " (valid ordinals 0 to " + std::to_string(count - 1) +
                          ")");
-  ordinal = requested;
   if (Status s = check(d.cuDeviceGet(&device, requested),
                        "cuDeviceGet(" + std::to_string(requested) + ")");
       !s)
@@ -867,8 +855,6 @@ Status Runtime::Impl::getModule(const std::string &ptx, Module *&out,
       }
   }
   if (!out) {
-    std::string key = moduleCacheKey(ptx, ordinal);
-    auto &list = modules[key];
     auto m = std::make_unique<Module>();
     m->summary = detail::summarizePtx(ptx);
     std::vector<char> infoBuf(kJitLogBytes, 0), errorBuf(kJitLogBytes, 0);
@@ -890,8 +876,6 @@ Status Runtime::Impl::getModule(const std::string &ptx, Module *&out,
            (errorLog.back() == '\n' || errorLog.back() == ' '))
       errorLog.pop_back();
     if (r != CUDA_SUCCESS) {
-      if (list.empty())
-        modules.erase(key);
       if (infoLog)
         *infoLog = m->infoLog;
       std::string target =
@@ -907,7 +891,7 @@ Status Runtime::Impl::getModule(const std::string &ptx, Module *&out,
     m->ptx = ptx;
     out = m.get();
     bySize.emplace(ptx.size(), out);
-    list.push_back(std::move(m));
+    modules.push_back(std::move(m));
   }
   // Addresses of strings long gone stay until the map is cleared; the
   // comparison above never trusts them.
@@ -1385,12 +1369,7 @@ Status Runtime::stopKernelTimes(std::vector<KernelTime> &out) {
   return Status::success();
 }
 
-size_t Runtime::cachedModules() const {
-  size_t n = 0;
-  for (const auto &[key, list] : impl_->modules)
-    n += list.size();
-  return n;
-}
+size_t Runtime::cachedModules() const { return impl_->modules.size(); }
 
 size_t Runtime::cachedTensorMaps() const { return impl_->tensorMaps.size(); }
 

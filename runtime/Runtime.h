@@ -98,9 +98,6 @@ Status tensorMapArgs(const KernelInfo &info, const std::vector<Arg> &args,
 Status checkLaunchConfig(const std::array<int64_t, 3> &grid, int numWarps,
                          int sharedBytes, int maxSharedBytes);
 
-/// The cache key of a module: a hash of the PTX text and the device ordinal.
-std::string moduleCacheKey(const std::string &ptx, int device);
-
 /// The CUDA driver, loaded on first use. All methods are thread-compatible
 /// (not thread-safe); one Runtime per thread of control.
 class Runtime {
