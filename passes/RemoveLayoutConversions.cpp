@@ -193,18 +193,39 @@ bool isHoistableLoad(LoadOp load) {
   return !storesTo(loop, load.getView());
 }
 
+/// Whether `reshape` only adds or drops unit dimensions in front of the
+/// last two, which it keeps: the loaded (1, .., 1, m, n) row of a view
+/// as an m x n tile. An mma layout then holds both (layoutThrough).
+bool addsOrDropsLeadingUnits(ReshapeOp reshape) {
+  ArrayRef<int64_t> src = reshape.getSource().getType().getShape(),
+                    dst = reshape.getType().getShape();
+  auto unit = [](ArrayRef<int64_t> dims) {
+    return llvm::all_of(dims, [](int64_t d) { return d == 1; });
+  };
+  return src.size() >= 2 && dst.size() >= 2 &&
+         src.take_back(2) == dst.take_back(2) && unit(src.drop_back(2)) &&
+         unit(dst.drop_back(2));
+}
+
 /// Values that are cheap to produce in any layout: broadcasts, splats,
-/// splat constants, conversions, with `withLoads` loads a loop reads once
-/// (isHoistableLoad), and elementwise ops of those (a few levels deep).
+/// iotas, splat constants, conversions, with `withLoads` loads a loop reads
+/// once (isHoistableLoad) and their reshapes to tiles of their last two
+/// dimensions (only toward mma layouts, the one use of `withLoads`), and
+/// elementwise ops of those (a few levels deep).
 /// Their layout follows their consumer's instead of the other way round.
 bool canRematerialize(Value v, int depth = 4, bool withLoads = false) {
   Operation *def = v.getDefiningOp();
   if (!def || def->getNumResults() != 1 || !getLayout(v.getType()))
     return false;
-  if (isa<BroadcastOp, SplatOp, ConvertLayoutOp>(def))
+  if (isa<BroadcastOp, SplatOp, ConvertLayoutOp, IotaOp>(def))
     return true;
   if (auto load = dyn_cast<LoadOp>(def))
     return withLoads && isHoistableLoad(load);
+  if (auto reshape = dyn_cast<ReshapeOp>(def)) {
+    auto load = reshape.getSource().getDefiningOp<LoadOp>();
+    return withLoads && load && load->hasOneUse() && isHoistableLoad(load) &&
+           addsOrDropsLeadingUnits(reshape);
+  }
   if (auto cst = dyn_cast<arith::ConstantOp>(def))
     return isa<SplatElementsAttr>(cst.getValue());
   if (depth == 0 || !def->hasTrait<OpTrait::Elementwise>() ||
@@ -227,6 +248,8 @@ Value rematerialize(PatternRewriter &rewriter, Value v, Attribute layout) {
     return BroadcastOp::create(rewriter, loc, type, b.getSource());
   if (auto s = dyn_cast<SplatOp>(def))
     return SplatOp::create(rewriter, loc, type, s.getValue());
+  if (auto iota = dyn_cast<IotaOp>(def))
+    return IotaOp::create(rewriter, loc, type, iota.getDimAttr());
   if (auto c = dyn_cast<ConvertLayoutOp>(def))
     return c.getSource().getType() == type
                ? c.getSource()
@@ -242,6 +265,15 @@ Value rematerialize(PatternRewriter &rewriter, Value v, Attribute layout) {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointAfter(load);
     return reload(rewriter, load, type);
+  }
+  if (auto reshape = dyn_cast<ReshapeOp>(def)) {
+    // The load in the mma layout over its own shape (unit dimensions in
+    // front), so that the reshape moves no data.
+    auto load = reshape.getSource().getDefiningOp<LoadOp>();
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfter(load);
+    Value loaded = reload(rewriter, load, inLayout(load.getType(), layout));
+    return ReshapeOp::create(rewriter, loc, type, loaded).getResult();
   }
   // Elementwise: the same op on rematerialized operands.
   OperationState state(loc, def->getName());
@@ -332,6 +364,82 @@ struct AllocFromAnyLayout : OpRewritePattern<LocalAllocOp> {
     rewriter.modifyOpInPlace(
         op, [&] { op.getInitMutable().assign(convert.getSource()); });
     return success();
+  }
+};
+
+/// gather(convert(x), i) -> gather(x, i): a gather writes its source to
+/// shared memory as it is and reads the result through the indices, so
+/// the source may be in any layout (an mma accumulator's partner rows of
+/// the conv inner pass, gathered without converting them first).
+struct GatherFromAnyLayout : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto convert = op.getSource().getDefiningOp<ConvertLayoutOp>();
+    if (!convert || !getLayout(convert.getSource().getType()))
+      return failure();
+    rewriter.modifyOpInPlace(
+        op, [&] { op.getSourceMutable().assign(convert.getSource()); });
+    return success();
+  }
+};
+
+/// The mma layout that the gathers ending in `v` read from: `v` a gather
+/// (of a gather ...) of a tile in an mma layout.
+Attribute gatheredMmaLayout(Value v) {
+  while (auto gather = v.getDefiningOp<GatherOp>())
+    v = gather.getSource();
+  Attribute layout = cast<RankedTensorType>(v.getType()).getEncoding();
+  return isa_and_nonnull<MmaLayoutAttr>(layout) ? layout : Attribute();
+}
+
+/// A branch result that every branch makes by gathering from tiles in the
+/// same mma layout L, with indices cheap to make in any layout (iota
+/// arithmetic): the last gather of each branch produces it in L, and the
+/// branch yields it in L. The gather costs the same exchange into any
+/// layout, and the partner of a row (gathered from the other row's
+/// accumulator, in a branch uniform over the program) meets that
+/// accumulator again in elementwise ops, which ElementwiseInAccumulatorLayout
+/// then keeps in L: the conv inner pass's spectrum product without the
+/// conversions of its accumulators.
+struct GatherBranchResultsInMmaLayout : OpRewritePattern<scf::IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::IfOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getElseRegion().empty())
+      return failure();
+    for (auto [i, result] : llvm::enumerate(op.getResults())) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type || !getLayout(type) || isa<MmaLayoutAttr>(type.getEncoding()))
+        continue;
+      Attribute layout;
+      SmallVector<GatherOp, 2> gathers;
+      for (Region *region : {&op.getThenRegion(), &op.getElseRegion()}) {
+        auto yield = cast<scf::YieldOp>(region->front().getTerminator());
+        auto gather = yield.getOperand(i).getDefiningOp<GatherOp>();
+        Attribute l = gather ? gatheredMmaLayout(gather) : Attribute();
+        if (!l || (layout && l != layout) || !gather->hasOneUse() ||
+            !canRematerialize(gather.getIndices()))
+          break;
+        layout = l;
+        gathers.push_back(gather);
+      }
+      if (gathers.size() != 2)
+        continue;
+      RankedTensorType inL = inLayout(type, layout);
+      for (GatherOp gather : gathers) {
+        rewriter.setInsertionPoint(gather);
+        Value indices = rematerialize(rewriter, gather.getIndices(), layout);
+        rewriter.replaceOpWithNewOp<GatherOp>(gather, inL, gather.getSource(),
+                                              indices, gather.getAxis());
+      }
+      rewriter.modifyOpInPlace(op, [&] { result.setType(inL); });
+      rewriter.setInsertionPointAfter(op);
+      auto back = ConvertLayoutOp::create(rewriter, op.getLoc(), type, result);
+      rewriter.replaceAllUsesExcept(result, back.getResult(), back);
+      return success();
+    }
+    return failure();
   }
 };
 
@@ -725,14 +833,15 @@ struct RemoveLayoutConversionsPass
   using TileRemoveLayoutConversionsBase::TileRemoveLayoutConversionsBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<LoadIntoLayout, CarryInLayout, StoreFromAccumulator,
-                 ElementwiseInAccumulatorLayout, AllocFromAnyLayout,
-                 FragmentsFromRegisters, HoistConstantCopies,
-                 CastBeforeConvert<arith::TruncFOp>,
-                 CastBeforeConvert<arith::ExtFOp>, IotaInAnyLayout,
-                 BroadcastThroughConvert, ConvertVectorOperands,
-                 ReshapeIntoLayout, IndexMapInSourceLayout<ReshapeOp>,
-                 IndexMapInSourceLayout<PermuteOp>>(&getContext());
+    patterns.add<
+        LoadIntoLayout, CarryInLayout, StoreFromAccumulator,
+        ElementwiseInAccumulatorLayout, AllocFromAnyLayout, GatherFromAnyLayout,
+        GatherBranchResultsInMmaLayout, FragmentsFromRegisters,
+        HoistConstantCopies, CastBeforeConvert<arith::TruncFOp>,
+        CastBeforeConvert<arith::ExtFOp>, IotaInAnyLayout,
+        BroadcastThroughConvert, ConvertVectorOperands, ReshapeIntoLayout,
+        IndexMapInSourceLayout<ReshapeOp>, IndexMapInSourceLayout<PermuteOp>>(
+        &getContext());
     if (wgmmaRegisterA)
       patterns.add<WgmmaAFromRegisters>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -36,18 +36,20 @@ tile.kernel @invariant_load(%z: !tile.view<?x?xf32>, %p: !tile.view<?x?xf32>, %y
 // -----
 
 #b = #tile.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#bt = #tile.blocked<spt = [1, 4], tpw = [2, 16], wpc = [4, 1], order = [1, 0]>
 #mma = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
 
-// What stays in the blocked layout: when a gather still needs the
+// What stays in the blocked layout: when a transpose still needs the
 // accumulator converted, a second load would not remove that conversion
-// and the product would need one of its own; a load whose row depends on
-// the iteration is read every iteration; a view the loop writes may
-// change between iterations. (Each accumulator is also stored as it is, so
-// that its conversion is not folded into its load.)
+// and the product would need one of its own (a gather would not: it reads
+// its source in any layout, remove-layout-conversions-gathers.mlir); a
+// load whose row depends on the iteration is read every iteration; a view
+// the loop writes may change between iterations. (Each accumulator is also
+// stored as it is, so that its conversion is not folded into its load.)
 // CHECK-LABEL: tile.kernel @stays
 // CHECK:       scf.for
 // CHECK-NOT:     tile.load %arg1{{.*}} #mma
-// CHECK:         tile.gather
+// CHECK:         tile.permute
 // CHECK:         arith.mulf {{.*}} : tensor<64x16xf32, #blocked>
 // CHECK:         tile.load %arg1[%arg4, {{.*}} -> tensor<64x16xf32, #blocked>
 // CHECK:         arith.mulf {{.*}} : tensor<64x16xf32, #blocked>
@@ -60,11 +62,10 @@ tile.kernel @stays(%z: !tile.view<?x?xf32>, %p: !tile.view<?x?xf32>, %y: !tile.v
     %a = tile.load %z[%i, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
     tile.store %a, %y[%c1, %c1] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
     %ab = tile.convert_layout %a : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #b>
-    %idx = tile.iota : tensor<64x16xi32, #b>
-    %g = tile.gather %ab[%idx] axis 0 : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+    %g = tile.permute %ab [1, 0] : tensor<64x16xf32, #b> -> tensor<16x64xf32, #bt>
     %coef = tile.load %p[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
     %m1 = arith.mulf %coef, %ab : tensor<64x16xf32, #b>
-    tile.store %g, %y[%i, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+    tile.store %g, %y[%i, %c0] : tensor<16x64xf32, #bt> -> !tile.view<?x?xf32>
     tile.store %m1, %y[%i, %c1] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
     %a2 = tile.load %z[%c1, %i] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
     tile.store %a2, %y[%c1, %c1] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
