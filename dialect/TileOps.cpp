@@ -465,21 +465,34 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult GatherOp::verify() {
-  RankedTensorType src = getSource().getType(), idx = getIndices().getType(),
-                   res = getType();
-  if (failed(verifyAxis(*this, getAxis(), src.getRank())))
-    return failure();
-  if (idx.getRank() != src.getRank())
-    return emitOpError("indices must have the rank of the source (")
-           << src.getRank() << "), got " << idx.getRank();
-  for (int64_t d = 0; d < src.getRank(); ++d)
-    if (d != int64_t(getAxis()) && idx.getDimSize(d) != src.getDimSize(d))
-      return emitOpError("indices dimension ")
-             << d << " is " << idx.getDimSize(d) << " but the source's is "
-             << src.getDimSize(d) << "; only axis " << getAxis()
-             << " may differ";
-  if (res.getShape() != idx.getShape())
-    return emitOpError("result shape must be the indices shape");
+  RankedTensorType src = getSource().getType(), res = getType();
+  ArrayRef<int64_t> axes = getAxes();
+  if (getIndices().empty())
+    return emitOpError("needs at least one index tile");
+  if (axes.size() != getIndices().size())
+    return emitOpError("has ") << getIndices().size() << " index tiles but "
+                               << axes.size() << " axes";
+  for (size_t k = 0; k < axes.size(); ++k) {
+    if (failed(verifyAxis(*this, axes[k], src.getRank())))
+      return failure();
+    for (size_t l = 0; l < k; ++l)
+      if (axes[l] == axes[k])
+        return emitOpError("axis ") << axes[k] << " is gathered twice";
+  }
+  auto gathered = [&](int64_t d) { return llvm::is_contained(axes, d); };
+  for (Value indices : getIndices()) {
+    auto idx = cast<RankedTensorType>(indices.getType());
+    if (idx.getRank() != src.getRank())
+      return emitOpError("indices must have the rank of the source (")
+             << src.getRank() << "), got " << idx.getRank();
+    for (int64_t d = 0; d < src.getRank(); ++d)
+      if (!gathered(d) && idx.getDimSize(d) != src.getDimSize(d))
+        return emitOpError("indices dimension ")
+               << d << " is " << idx.getDimSize(d) << " but the source's is "
+               << src.getDimSize(d) << "; only the gathered axes may differ";
+    if (res.getShape() != idx.getShape())
+      return emitOpError("result shape must be the indices shape");
+  }
   if (res.getElementType() != src.getElementType())
     return emitOpError("result element type must match the source");
   return success();

@@ -319,23 +319,29 @@ def Tile_PermuteOp : Tile_Op<"permute", [Pure, SameOperandsAndResultElementType]
 }
 
 def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
-  let summary = "gather a tile's elements along one axis through an index tile";
+  let summary = "gather a tile's elements along one or more axes through index tiles";
   let description = [{
-    `result[i] = source[i with i[axis] replaced by indices[i]]`. The result
-    has the shape of `indices`, which matches `source` in every dimension
-    but `axis`. An index outside `[0, source.dim(axis))` is undefined
+    `result[i] = source[i with i[axes[k]] replaced by indices[k][i]]` for
+    every k: each index tile gives the coordinate along its axis, read at
+    the result's own position. The result has the shape of the index tiles
+    (all alike), which matches `source` in every dimension but the gathered
+    axes. An index outside `[0, source.dim(axes[k]))` is undefined
     behaviour on the device; the interpreter reports it as an error.
     Reversals and rotations of a tile (the `k -> -k mod n` map of real-input
-    FFT packing, for instance) are gathers with an index tile from iota.
+    FFT packing, for instance) are gathers with index tiles from iota; a
+    permutation of both coordinates of a matrix is one gather along both
+    axes, one exchange between threads instead of two.
 
     ```mlir
-    %r = tile.gather %z[%idx] axis 0 : tensor<64xf32>, tensor<64xi32> -> tensor<64xf32>
+    %r = tile.gather %z[%idx] axes [0] : tensor<64xf32>, tensor<64xi32> -> tensor<64xf32>
+    %p = tile.gather %m[%rows, %cols] axes [0, 1] : tensor<64x16xf32>, tensor<64x16xi32>, tensor<64x16xi32> -> tensor<64x16xf32>
     ```
   }];
-  let arguments = (ins Tile_Tile:$source, Tile_IntTile:$indices, I64Attr:$axis);
+  let arguments = (ins Tile_Tile:$source, Variadic<Tile_IntTile>:$indices,
+                       DenseI64ArrayAttr:$axes);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
-    $source `[` $indices `]` `axis` $axis attr-dict `:` type($source) `,`
+    $source `[` $indices `]` `axes` $axes attr-dict `:` type($source) `,`
     type($indices) `->` type($result)
   }];
   let hasVerifier = 1;

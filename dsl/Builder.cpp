@@ -785,28 +785,48 @@ Tile permute(const Tile &t, const std::vector<int64_t> &permutation, Loc loc) {
                   .getResult());
 }
 
-Tile gather(const Tile &t, const Tile &indices, int64_t axis, Loc loc) {
+Tile gather(const Tile &t, const std::vector<Tile> &indices,
+            const std::vector<int64_t> &axes, Loc loc) {
   requireTile(t, loc);
-  requireTile(indices, loc);
-  if (isFloat(indices.dtype()) || indices.dtype() == DType::i1)
-    fail(loc, std::string("gather indices must be an integer tile, got ") +
-                  name(indices.dtype()));
-  if (axis < 0 || axis >= t.rank())
-    fail(loc, "gather axis " + std::to_string(axis) +
-                  " out of range for a tile of shape " + str(t.shape()));
-  Shape is = indices.shape(), ts = t.shape();
+  if (indices.empty() || indices.size() != axes.size())
+    fail(loc, "gather needs one index tile per axis, got " +
+                  std::to_string(indices.size()) + " index tiles and " +
+                  std::to_string(axes.size()) + " axes");
+  Shape ts = t.shape(), is = indices.front().shape();
+  std::vector<mlir::Value> values;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const Tile &idx = indices[k];
+    requireTile(idx, loc);
+    if (isFloat(idx.dtype()) || idx.dtype() == DType::i1)
+      fail(loc, std::string("gather indices must be an integer tile, got ") +
+                    name(idx.dtype()));
+    if (axes[k] < 0 || axes[k] >= t.rank())
+      fail(loc, "gather axis " + std::to_string(axes[k]) +
+                    " out of range for a tile of shape " + str(ts));
+    for (size_t l = 0; l < k; ++l)
+      if (axes[l] == axes[k])
+        fail(loc, "gather axis " + std::to_string(axes[k]) + " given twice");
+    if (idx.shape() != is)
+      fail(loc, "gather index tiles must share one shape, got " + str(is) +
+                    " and " + str(idx.shape()));
+    values.push_back(idx.value());
+  }
   bool ok = is.size() == ts.size();
   for (size_t d = 0; ok && d < ts.size(); ++d)
-    ok = int64_t(d) == axis || is[d] == ts[d];
+    ok = std::count(axes.begin(), axes.end(), int64_t(d)) || is[d] == ts[d];
   if (!ok)
     fail(loc, "gather indices of shape " + str(is) +
                   " must match the tile's shape " + str(ts) +
-                  " except along axis " + std::to_string(axis));
+                  " except along the gathered axes");
   RankedTensorType type = tileType(is, t.dtype(), loc);
   return Tile(verified(tile::GatherOp::create(builder(loc), mlirLoc(loc), type,
-                                              t.value(), indices.value(), axis),
+                                              t.value(), values, axes),
                        loc)
                   .getResult());
+}
+
+Tile gather(const Tile &t, const Tile &indices, int64_t axis, Loc loc) {
+  return gather(t, std::vector<Tile>{indices}, std::vector<int64_t>{axis}, loc);
 }
 
 Tile transpose(const Tile &t, Loc loc) {

@@ -272,6 +272,10 @@ Tile permute(const Tile &tile, const std::vector<int64_t> &permutation,
 /// integer tile shaped like the result.
 Tile gather(const Tile &tile, const Tile &indices, int64_t axis,
             Loc loc = Loc::current());
+/// result[i] = tile[i with i[axes[k]] replaced by indices[k][i]] for every
+/// k: a gather along several axes at once (one exchange between threads).
+Tile gather(const Tile &tile, const std::vector<Tile> &indices,
+            const std::vector<int64_t> &axes, Loc loc = Loc::current());
 /// Swaps the last two dimensions.
 Tile transpose(const Tile &tile, Loc loc = Loc::current());
 /// Converts the element type (float <-> float rounds to nearest even,

@@ -2243,29 +2243,40 @@ bool Interp::execPermute(tile::PermuteOp op) {
 
 bool Interp::execGather(tile::GatherOp op) {
   const RtValue *s = lookup(op, op.getSource());
-  const RtValue *idx = lookup(op, op.getIndices());
-  if (!s || !idx)
+  if (!s)
     return false;
+  llvm::SmallVector<const RtValue *, 2> indices;
+  for (mlir::Value v : op.getIndices()) {
+    indices.push_back(lookup(op, v));
+    if (!indices.back())
+      return false;
+  }
   RtValue r;
   if (!makeResult(op, op.getType(), r))
     return false;
-  const int64_t axis = op.getAxis();
-  if (r.kind != s->kind || r.shape != idx->shape ||
-      axis >= static_cast<int64_t>(s->shape.size()))
+  llvm::ArrayRef<int64_t> axes = op.getAxes();
+  if (r.kind != s->kind || axes.size() != indices.size())
     return fail(op, "internal error: gather shapes");
+  for (size_t k = 0; k < axes.size(); ++k)
+    if (r.shape != indices[k]->shape ||
+        axes[k] >= static_cast<int64_t>(s->shape.size()))
+      return fail(op, "internal error: gather shapes");
   llvm::SmallVector<int64_t, 4> ss = rowMajorStrides(s->shape);
-  llvm::SmallVector<int64_t, 4> coord(r.shape.size(), 0);
-  const int64_t n = s->shape[axis];
+  llvm::SmallVector<int64_t, 4> coord(r.shape.size(), 0), from;
   for (int64_t k = 0; k < r.numel; ++k) {
-    int64_t j = idx->i()[k];
-    if (j < 0 || j >= n)
-      return fail(op, "index " + std::to_string(j) + " at element " +
-                          std::to_string(k) + " is outside [0, " +
-                          std::to_string(n) + ") along axis " +
-                          std::to_string(axis));
+    from.assign(coord.begin(), coord.end());
+    for (size_t a = 0; a < axes.size(); ++a) {
+      const int64_t j = indices[a]->i()[k], n = s->shape[axes[a]];
+      if (j < 0 || j >= n)
+        return fail(op, "index " + std::to_string(j) + " at element " +
+                            std::to_string(k) + " is outside [0, " +
+                            std::to_string(n) + ") along axis " +
+                            std::to_string(axes[a]));
+      from[axes[a]] = j;
+    }
     int64_t src = 0;
-    for (size_t d = 0; d < coord.size(); ++d)
-      src += (int64_t(d) == axis ? j : coord[d]) * ss[d];
+    for (size_t d = 0; d < from.size(); ++d)
+      src += from[d] * ss[d];
     if (r.kind == RtValue::Kind::Float)
       r.f()[k] = s->f()[src];
     else

@@ -298,19 +298,22 @@ struct GatherLowering : IndexMapPattern<tile::GatherOp> {
   matchAndRewrite(tile::GatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType src = op.getSource().getType(), dst = op.getType();
-    if (tile::getLayout(op.getIndices().getType()) != tile::getLayout(dst))
-      return rewriter.notifyMatchFailure(op,
-                                         "indices and result layouts differ");
-    int64_t axis = op.getAxis();
-    Value indices = adaptor.getIndices();
+    for (Value indices : op.getIndices())
+      if (tile::getLayout(indices.getType()) != tile::getLayout(dst))
+        return rewriter.notifyMatchFailure(op,
+                                           "indices and result layouts differ");
+    ArrayRef<int64_t> axes = op.getAxes();
+    ValueRange indices = adaptor.getIndices();
     return lowerIndexMap(
         op, adaptor.getSource(), src, dst, getTypeConverter(), rewriter,
         [&](OpBuilder &b, Location loc, ArrayRef<Value> c, int64_t reg) {
-          Value idx = extract(b, loc, indices, reg);
-          if (idx.getType().getIntOrFloatBitWidth() < 64)
-            idx = LLVM::SExtOp::create(b, loc, b.getI64Type(), idx);
           SmallVector<Value> s(c.begin(), c.end());
-          s[axis] = idx;
+          for (auto [axis, tile] : llvm::zip(axes, indices)) {
+            Value idx = extract(b, loc, tile, reg);
+            if (idx.getType().getIntOrFloatBitWidth() < 64)
+              idx = LLVM::SExtOp::create(b, loc, b.getI64Type(), idx);
+            s[axis] = idx;
+          }
           return linearize(b, loc, s, src.getShape());
         },
         /*sourceIndexOf=*/nullptr, swizzle); // data-dependent reads

@@ -419,7 +419,8 @@ struct GatherBranchResultsInMmaLayout : OpRewritePattern<scf::IfOp> {
         auto gather = yield.getOperand(i).getDefiningOp<GatherOp>();
         Attribute l = gather ? gatheredMmaLayout(gather) : Attribute();
         if (!l || (layout && l != layout) || !gather->hasOneUse() ||
-            !canRematerialize(gather.getIndices()))
+            !llvm::all_of(gather.getIndices(),
+                          [](Value i) { return canRematerialize(i); }))
           break;
         layout = l;
         gathers.push_back(gather);
@@ -429,9 +430,11 @@ struct GatherBranchResultsInMmaLayout : OpRewritePattern<scf::IfOp> {
       RankedTensorType inL = inLayout(type, layout);
       for (GatherOp gather : gathers) {
         rewriter.setInsertionPoint(gather);
-        Value indices = rematerialize(rewriter, gather.getIndices(), layout);
+        SmallVector<Value, 2> indices;
+        for (Value i : gather.getIndices())
+          indices.push_back(rematerialize(rewriter, i, layout));
         rewriter.replaceOpWithNewOp<GatherOp>(gather, inL, gather.getSource(),
-                                              indices, gather.getAxis());
+                                              indices, gather.getAxes());
       }
       rewriter.modifyOpInPlace(op, [&] { result.setType(inL); });
       rewriter.setInsertionPointAfter(op);

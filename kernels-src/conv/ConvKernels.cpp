@@ -240,9 +240,10 @@ Complex ifftRowColumn(const Complex &Z, const RowColumnDfts &d, DType dtype) {
 /// Z[-k - shift] (shift 0 or 1, an i32 scalar) for the [k1][k2] order of
 /// the row-column FFT. With shift 0, -(k1 + m1 k2) mod M is
 /// k1' = -k1 mod m1, k2' = (-k2 - [k1 != 0]) mod m2; with shift 1,
-/// M - 1 - k is k1' = m1 - 1 - k1, k2' = m2 - 1 - k2. Both are a row
-/// gather then a column gather (the column index depends on the row only
-/// through the borrow).
+/// M - 1 - k is k1' = m1 - 1 - k1, k2' = m2 - 1 - k2. One gather along
+/// both axes (the column index depends on the row through the borrow):
+/// one exchange between threads, where a row gather and then a column
+/// gather took two (H200, bench/RESULTS.md session 32).
 Tile negatedRowColumn(const Tile &Z, int64_t m1, int64_t m2,
                       const Scalar &shift) {
   Tile k1 = reshape(iota(m1), {m1, 1}), k2 = reshape(iota(m2), {1, m2});
@@ -252,7 +253,7 @@ Tile negatedRowColumn(const Tile &Z, int64_t m1, int64_t m2,
   borrow = maximum(borrow, splat(shift, {m1, m2}));
   rows = rows % double(m1);
   Tile cols = ((double(2 * m2) - k2) - borrow) % double(m2);
-  return dsl::gather(dsl::gather(Z, rows, 0), cols, 1);
+  return dsl::gather(Z, {rows, cols}, {0, 1});
 }
 
 /// (n - shift - k) mod n for k in [0, n): the index of -k (shifted) in a

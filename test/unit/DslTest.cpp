@@ -323,4 +323,34 @@ TEST(Dsl, GatherReversesAndChecksShapes) {
       },
       line, "gather indices of shape [8] must match");
 }
+
+TEST(Dsl, GatherAlongTwoAxesAndItsErrors) {
+  KernelModule m;
+  m.kernel("both", {view("x", f32, 2), view("y", f32, 2)}, [&](KernelArgs &a) {
+    Tile t = load(a["x"], {0, 0}, {8, 4});
+    Tile r = reshape(iota(8), {8, 1}) + zeros({8, 4}, i32);
+    Tile c = reshape(iota(4), {1, 4}) + zeros({8, 4}, i32);
+    // Rows reversed, columns rotated by the row: t[7 - i][(i + j) % 4].
+    store(a["y"], {0, 0}, gather(t, {7.0 - r, (r + c) % 4.0}, {0, 1}));
+  });
+  interp::Buffer x(interp::DType::f32, {8, 4}), y(interp::DType::f32, {8, 4});
+  for (int i = 0; i < 32; ++i)
+    x.set(i, i + 0.25);
+  y.poison();
+  interp::Status st = interp::run(m.module(), "both",
+                                  {interp::ViewArg{&x}, interp::ViewArg{&y}}, {});
+  ASSERT_TRUE(st.ok) << st.message;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 4; ++j)
+      EXPECT_EQ(y.get(i * 4 + j), x.get((7 - i) * 4 + (i + j) % 4));
+
+  int line = __LINE__ + 2;
+  expectErrorAt(
+      [&] { m.kernel("twice", {}, [&](KernelArgs &) { Tile i = zeros({8, 4}, i32); gather(zeros({8, 4}, f32), {i, i}, {1, 1}); }); },
+      line, "gather axis 1 given twice");
+  line = __LINE__ + 2;
+  expectErrorAt(
+      [&] { m.kernel("count", {}, [&](KernelArgs &) { Tile i = zeros({8, 4}, i32); gather(zeros({8, 4}, f32), {i}, {0, 1}); }); },
+      line, "gather needs one index tile per axis");
+}
 } // namespace

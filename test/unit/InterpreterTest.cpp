@@ -1345,10 +1345,10 @@ tile.kernel @g(%x: !tile.view<?x?xf32>, %o0: !tile.view<?x?xf32>,
   %r = arith.andi %d, %m : tensor<8xi32>
   %r2 = tile.reshape %r : tensor<8xi32> -> tensor<8x1xi32>
   %idx0 = tile.broadcast %r2 : tensor<8x1xi32> -> tensor<8x4xi32>
-  %g0 = tile.gather %t[%idx0] axis 0 : tensor<8x4xf32>, tensor<8x4xi32> -> tensor<8x4xf32>
+  %g0 = tile.gather %t[%idx0] axes [0] : tensor<8x4xf32>, tensor<8x4xi32> -> tensor<8x4xf32>
   tile.store %g0, %o0[%c0, %c0] : tensor<8x4xf32> -> !tile.view<?x?xf32>
   %idx1 = arith.constant dense<[[3, 0], [1, 1], [2, 3], [0, 2], [3, 3], [0, 0], [1, 2], [2, 1]]> : tensor<8x2xi64>
-  %g1 = tile.gather %t[%idx1] axis 1 : tensor<8x4xf32>, tensor<8x2xi64> -> tensor<8x2xf32>
+  %g1 = tile.gather %t[%idx1] axes [1] : tensor<8x4xf32>, tensor<8x2xi64> -> tensor<8x2xf32>
   tile.store %g1, %o1[%c0, %c0] : tensor<8x2xf32> -> !tile.view<?x?xf32>
 }
 )mlir";
@@ -1369,6 +1369,47 @@ tile.kernel @g(%x: !tile.view<?x?xf32>, %o0: !tile.view<?x?xf32>,
   }
 }
 
+// Both coordinates at once: result[i][j] = t[rows[i][j]][cols[i][j]], the
+// row reversal and a column map that depends on the row (the conv inner
+// pass's partner, whose column borrow depends on its row), against two
+// single-axis gathers in turn.
+TEST_F(InterpreterTest, GatherAlongTwoAxes) {
+  const char *src = R"mlir(
+tile.kernel @g(%x: !tile.view<?x?xf32>, %o: !tile.view<?x?xf32>,
+               %p: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<8x4xf32>
+  %i = tile.iota : tensor<8x4xi32>
+  %j = tile.iota dim 1 : tensor<8x4xi32>
+  %n = arith.constant dense<8> : tensor<8x4xi32>
+  %m = arith.constant dense<7> : tensor<8x4xi32>
+  %three = arith.constant dense<3> : tensor<8x4xi32>
+  %rows = arith.andi %m, %m : tensor<8x4xi32>
+  %d = arith.subi %n, %i : tensor<8x4xi32>
+  %r = arith.andi %d, %rows : tensor<8x4xi32>
+  %s = arith.addi %j, %i : tensor<8x4xi32>
+  %c = arith.andi %s, %three : tensor<8x4xi32>
+  %g = tile.gather %t[%r, %c] axes [0, 1] : tensor<8x4xf32>, tensor<8x4xi32>, tensor<8x4xi32> -> tensor<8x4xf32>
+  tile.store %g, %o[%c0, %c0] : tensor<8x4xf32> -> !tile.view<?x?xf32>
+  %g0 = tile.gather %t[%r] axes [0] : tensor<8x4xf32>, tensor<8x4xi32> -> tensor<8x4xf32>
+  %g1 = tile.gather %g0[%c] axes [1] : tensor<8x4xf32>, tensor<8x4xi32> -> tensor<8x4xf32>
+  tile.store %g1, %p[%c0, %c0] : tensor<8x4xf32> -> !tile.view<?x?xf32>
+}
+)mlir";
+  Buffer x(DType::f32, {8, 4}), o(DType::f32, {8, 4}), p(DType::f32, {8, 4});
+  for (int64_t k = 0; k < 32; ++k)
+    x.set(k, k);
+  o.poison();
+  p.poison();
+  Status st = run(src, "g", {view(x), view(o), view(p)});
+  ASSERT_TRUE(st) << st.message;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 4; ++j) {
+      EXPECT_EQ(o.get(i * 4 + j), x.get(((8 - i) % 8) * 4 + (i + j) % 4));
+      EXPECT_EQ(p.get(i * 4 + j), o.get(i * 4 + j));
+    }
+}
+
 TEST_F(InterpreterTest, GatherIndexOutOfRangeIsAnError) {
   const char *src = R"mlir(
 tile.kernel @g(%o: !tile.view<?xi32>) {
@@ -1376,7 +1417,7 @@ tile.kernel @g(%o: !tile.view<?xi32>) {
   %k = tile.iota : tensor<8xi32>
   %one = arith.constant dense<1> : tensor<8xi32>
   %s = arith.addi %k, %one : tensor<8xi32>
-  %g = tile.gather %k[%s] axis 0 : tensor<8xi32>, tensor<8xi32> -> tensor<8xi32>
+  %g = tile.gather %k[%s] axes [0] : tensor<8xi32>, tensor<8xi32> -> tensor<8xi32>
   tile.store %g, %o[%c0] : tensor<8xi32> -> !tile.view<?xi32>
 }
 )mlir";

@@ -8,14 +8,14 @@
 // CHECK-LABEL: tile.kernel @gather_from_accumulator
 // CHECK:       %[[A:.*]] = tile.load %arg0{{.*}} -> tensor<64x16xf32, #mma>
 // CHECK-NOT:   tile.convert_layout
-// CHECK:       tile.gather %[[A]][%{{.*}}] axis 0 : tensor<64x16xf32, #mma>, tensor<64x16xi32, #blocked> -> tensor<64x16xf32, #blocked>
+// CHECK:       tile.gather %[[A]][%{{.*}}] axes [0] : tensor<64x16xf32, #mma>, tensor<64x16xi32, #blocked> -> tensor<64x16xf32, #blocked>
 tile.kernel @gather_from_accumulator(%z: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) {
   %c0 = arith.constant 0 : index
   %a = tile.load %z[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
   tile.store %a, %y[%c0, %c0] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
   %ab = tile.convert_layout %a : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #b>
   %idx = tile.iota : tensor<64x16xi32, #b>
-  %g = tile.gather %ab[%idx] axis 0 : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+  %g = tile.gather %ab[%idx] axes [0] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
   tile.store %g, %y[%c0, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
 }
 
@@ -38,9 +38,9 @@ tile.kernel @gather_from_accumulator(%z: !tile.view<?x?xf32>, %y: !tile.view<?x?
 // CHECK:         %[[Z:.*]] = tile.load %arg0[%arg5, %c0] {{.*}} -> tensor<64x16xf32, #mma>
 // CHECK:         %[[O:.*]] = tile.load %arg0[%arg5, %c1] {{.*}} -> tensor<64x16xf32, #mma>
 // CHECK:         %[[W:.*]] = scf.if %{{.*}} -> (tensor<64x16xf32, #mma>) {
-// CHECK:           %[[R:.*]] = tile.gather %[[Z]][%{{.*}}] axis 0 : tensor<64x16xf32, #mma>, tensor<64x16xi32, #blocked> -> tensor<64x16xf32, #blocked>
+// CHECK:           %[[R:.*]] = tile.gather %[[Z]][%{{.*}}] axes [0] : tensor<64x16xf32, #mma>, tensor<64x16xi32, #blocked> -> tensor<64x16xf32, #blocked>
 // CHECK:           tile.iota dim 1 : tensor<64x16xi32, #mma>
-// CHECK:           %[[C:.*]] = tile.gather %[[R]][%{{.*}}] axis 1 : tensor<64x16xf32, #blocked>, tensor<64x16xi32, #mma> -> tensor<64x16xf32, #mma>
+// CHECK:           %[[C:.*]] = tile.gather %[[R]][%{{.*}}] axes [1] : tensor<64x16xf32, #blocked>, tensor<64x16xi32, #mma> -> tensor<64x16xf32, #mma>
 // CHECK:           scf.yield %[[C]] : tensor<64x16xf32, #mma>
 // CHECK:         } else {
 // CHECK:           tile.gather %[[O]]
@@ -71,21 +71,21 @@ tile.kernel @partner_product(%z: !tile.view<?x?xf32>, %spectrum: !tile.view<?x?x
       %rows = tile.iota : tensor<64x16xi32, #b>
       %rr = arith.subi %c64, %rows : tensor<64x16xi32, #b>
       %ri = arith.remsi %rr, %c64 : tensor<64x16xi32, #b>
-      %g0 = tile.gather %ab[%ri] axis 0 : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+      %g0 = tile.gather %ab[%ri] axes [0] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
       %cols = tile.iota dim 1 : tensor<64x16xi32, #b>
       %cr = arith.subi %c16, %cols : tensor<64x16xi32, #b>
       %ci = arith.remsi %cr, %c16 : tensor<64x16xi32, #b>
-      %g1 = tile.gather %g0[%ci] axis 1 : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+      %g1 = tile.gather %g0[%ci] axes [1] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
       scf.yield %g1 : tensor<64x16xf32, #b>
     } else {
       %rows = tile.iota : tensor<64x16xi32, #b>
       %rr = arith.subi %c64, %rows : tensor<64x16xi32, #b>
       %ri = arith.remsi %rr, %c64 : tensor<64x16xi32, #b>
-      %g0 = tile.gather %ob[%ri] axis 0 : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+      %g0 = tile.gather %ob[%ri] axes [0] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
       %cols = tile.iota dim 1 : tensor<64x16xi32, #b>
       %cr = arith.subi %c16, %cols : tensor<64x16xi32, #b>
       %ci = arith.remsi %cr, %c16 : tensor<64x16xi32, #b>
-      %g1 = tile.gather %g0[%ci] axis 1 : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+      %g1 = tile.gather %g0[%ci] axes [1] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
       scf.yield %g1 : tensor<64x16xf32, #b>
     }
     %pl = tile.load %spectrum[%c0, %c0, %c0] : !tile.view<?x?x?xf32> -> tensor<1x64x16xf32, #b3>
@@ -122,20 +122,20 @@ tile.kernel @branches_stay(%z: !tile.view<?x?xf32>, %ix: !tile.view<?x?xi32>, %y
   %other = tile.load %z[%c1, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #b>
   %idx = tile.iota : tensor<64x16xi32, #b>
   %mixed = scf.if %own -> (tensor<64x16xf32, #b>) {
-    %g = tile.gather %ab[%idx] axis 0 : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+    %g = tile.gather %ab[%idx] axes [0] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
     scf.yield %g : tensor<64x16xf32, #b>
   } else {
-    %g = tile.gather %other[%idx] axis 0 : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+    %g = tile.gather %other[%idx] axes [0] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
     scf.yield %g : tensor<64x16xf32, #b>
   }
   %s1 = arith.mulf %mixed, %ab : tensor<64x16xf32, #b>
   tile.store %s1, %y[%c0, %c1] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
   %loaded = tile.load %ix[%c0, %c0] : !tile.view<?x?xi32> -> tensor<64x16xi32, #b>
   %indexed = scf.if %own -> (tensor<64x16xf32, #b>) {
-    %g = tile.gather %ab[%loaded] axis 0 : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+    %g = tile.gather %ab[%loaded] axes [0] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
     scf.yield %g : tensor<64x16xf32, #b>
   } else {
-    %g = tile.gather %ab[%loaded] axis 1 : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+    %g = tile.gather %ab[%loaded] axes [1] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
     scf.yield %g : tensor<64x16xf32, #b>
   }
   %s2 = arith.mulf %indexed, %ab : tensor<64x16xf32, #b>
