@@ -482,6 +482,9 @@ LogicalResult GatherOp::verify() {
   auto gathered = [&](int64_t d) { return llvm::is_contained(axes, d); };
   for (Value indices : getIndices()) {
     auto idx = cast<RankedTensorType>(indices.getType());
+    if (idx.getShape() !=
+        cast<RankedTensorType>(getIndices().front().getType()).getShape())
+      return emitOpError("index tiles must share one shape");
     if (idx.getRank() != src.getRank())
       return emitOpError("indices must have the rank of the source (")
              << src.getRank() << "), got " << idx.getRank();

@@ -792,6 +792,7 @@ Tile gather(const Tile &t, const std::vector<Tile> &indices,
     fail(loc, "gather needs one index tile per axis, got " +
                   std::to_string(indices.size()) + " index tiles and " +
                   std::to_string(axes.size()) + " axes");
+  requireTile(indices.front(), loc);
   Shape ts = t.shape(), is = indices.front().shape();
   std::vector<mlir::Value> values;
   for (size_t k = 0; k < axes.size(); ++k) {
@@ -813,7 +814,7 @@ Tile gather(const Tile &t, const std::vector<Tile> &indices,
   }
   bool ok = is.size() == ts.size();
   for (size_t d = 0; ok && d < ts.size(); ++d)
-    ok = std::count(axes.begin(), axes.end(), int64_t(d)) || is[d] == ts[d];
+    ok = llvm::is_contained(axes, int64_t(d)) || is[d] == ts[d];
   if (!ok)
     fail(loc, "gather indices of shape " + str(is) +
                   " must match the tile's shape " + str(ts) +

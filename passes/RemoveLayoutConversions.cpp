@@ -268,7 +268,9 @@ Value rematerialize(PatternRewriter &rewriter, Value v, Attribute layout) {
   }
   if (auto reshape = dyn_cast<ReshapeOp>(def)) {
     // The load in the mma layout over its own shape (unit dimensions in
-    // front), so that the reshape moves no data.
+    // front), so that the reshape moves no data. (canRematerialize admits
+    // these only with `withLoads`, whose callers all target mma layouts.)
+    assert(isa<MmaLayoutAttr>(layout) && "a reshaped load only into mma");
     auto load = reshape.getSource().getDefiningOp<LoadOp>();
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointAfter(load);
@@ -333,7 +335,7 @@ struct ElementwiseInAccumulatorLayout : RewritePattern {
       return failure();
     // A second load of a tile only pays if the accumulator's conversion
     // goes away: when all its users are elementwise ops that move too. A
-    // conversion another op (a gather) still needs would stay, and the
+    // conversion another op (a transpose) still needs would stay, and the
     // result of this op would need one of its own.
     bool withLoads = llvm::all_of(fromAccumulator, [&](ConvertLayoutOp c) {
       return llvm::all_of(c->getUsers(), [&](Operation *user) {
@@ -410,7 +412,13 @@ struct GatherBranchResultsInMmaLayout : OpRewritePattern<scf::IfOp> {
       return failure();
     for (auto [i, result] : llvm::enumerate(op.getResults())) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
-      if (!type || !getLayout(type) || isa<MmaLayoutAttr>(type.getEncoding()))
+      // Only where the partner meets tiles in elementwise ops (a result
+      // that is only stored would gain a conversion before the store).
+      if (!type || !getLayout(type) || isa<MmaLayoutAttr>(type.getEncoding()) ||
+          result.use_empty() ||
+          !llvm::all_of(result.getUsers(), [](Operation *user) {
+            return user->hasTrait<OpTrait::Elementwise>();
+          }))
         continue;
       Attribute layout;
       SmallVector<GatherOp, 2> gathers;
@@ -425,9 +433,12 @@ struct GatherBranchResultsInMmaLayout : OpRewritePattern<scf::IfOp> {
         layout = l;
         gathers.push_back(gather);
       }
-      if (gathers.size() != 2)
+      // An mma layout holds tiles of rank 2 and unit dimensions in front
+      // only (a gather may widen a unit dimension of its source).
+      RankedTensorType inL =
+          gathers.size() == 2 ? inLayout(type, layout) : RankedTensorType();
+      if (!inL || !isTileType(inL))
         continue;
-      RankedTensorType inL = inLayout(type, layout);
       for (GatherOp gather : gathers) {
         rewriter.setInsertionPoint(gather);
         SmallVector<Value, 2> indices;

@@ -1369,10 +1369,10 @@ tile.kernel @g(%x: !tile.view<?x?xf32>, %o0: !tile.view<?x?xf32>,
   }
 }
 
-// Both coordinates at once: result[i][j] = t[rows[i][j]][cols[i][j]], the
-// row reversal and a column map that depends on the row (the conv inner
-// pass's partner, whose column borrow depends on its row), against two
-// single-axis gathers in turn.
+// Both coordinates at once: result[i][j] = t[rows[i][j]][cols[i][j]], each
+// index read at the result's own position. The row index here depends on
+// the column too, where a row gather and then a column gather would read
+// it at the gathered column instead (compared below: they differ).
 TEST_F(InterpreterTest, GatherAlongTwoAxes) {
   const char *src = R"mlir(
 tile.kernel @g(%x: !tile.view<?x?xf32>, %o: !tile.view<?x?xf32>,
@@ -1382,11 +1382,11 @@ tile.kernel @g(%x: !tile.view<?x?xf32>, %o: !tile.view<?x?xf32>,
   %i = tile.iota : tensor<8x4xi32>
   %j = tile.iota dim 1 : tensor<8x4xi32>
   %n = arith.constant dense<8> : tensor<8x4xi32>
-  %m = arith.constant dense<7> : tensor<8x4xi32>
+  %seven = arith.constant dense<7> : tensor<8x4xi32>
   %three = arith.constant dense<3> : tensor<8x4xi32>
-  %rows = arith.andi %m, %m : tensor<8x4xi32>
   %d = arith.subi %n, %i : tensor<8x4xi32>
-  %r = arith.andi %d, %rows : tensor<8x4xi32>
+  %dj = arith.addi %d, %j : tensor<8x4xi32>
+  %r = arith.andi %dj, %seven : tensor<8x4xi32>
   %s = arith.addi %j, %i : tensor<8x4xi32>
   %c = arith.andi %s, %three : tensor<8x4xi32>
   %g = tile.gather %t[%r, %c] axes [0, 1] : tensor<8x4xf32>, tensor<8x4xi32>, tensor<8x4xi32> -> tensor<8x4xf32>
@@ -1403,11 +1403,16 @@ tile.kernel @g(%x: !tile.view<?x?xf32>, %o: !tile.view<?x?xf32>,
   p.poison();
   Status st = run(src, "g", {view(x), view(o), view(p)});
   ASSERT_TRUE(st) << st.message;
+  int differ = 0;
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 4; ++j) {
-      EXPECT_EQ(o.get(i * 4 + j), x.get(((8 - i) % 8) * 4 + (i + j) % 4));
-      EXPECT_EQ(p.get(i * 4 + j), o.get(i * 4 + j));
+      const int c = (i + j) % 4;
+      EXPECT_EQ(o.get(i * 4 + j), x.get(((8 - i + j) % 8) * 4 + c));
+      // Two gathers: the row index taken at column c, not j.
+      EXPECT_EQ(p.get(i * 4 + j), x.get(((8 - i + c) % 8) * 4 + c));
+      differ += o.get(i * 4 + j) != p.get(i * 4 + j);
     }
+  EXPECT_GT(differ, 0);
 }
 
 TEST_F(InterpreterTest, GatherIndexOutOfRangeIsAnError) {

@@ -141,3 +141,69 @@ tile.kernel @branches_stay(%z: !tile.view<?x?xf32>, %ix: !tile.view<?x?xi32>, %y
   %s2 = arith.mulf %indexed, %ab : tensor<64x16xf32, #b>
   tile.store %s2, %y[%c1, %c1] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
 }
+
+// -----
+
+#b = #tile.blocked<spt = [1, 8], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#b3 = #tile.blocked<spt = [1, 1, 8], tpw = [1, 4, 8], wpc = [1, 4, 1], order = [2, 1, 0]>
+#mma = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+
+// One gather along both axes (the partner as the conv kernel writes it):
+// both index tiles are made in the accumulator's layout. A branch result
+// that is only stored stays in the blocked layout (in the mma layout it
+// would need a conversion before the store); so does one whose gather
+// widens a unit dimension (2 x 64 x 16 has no mma layout).
+// CHECK-LABEL: tile.kernel @partner_both_axes
+// CHECK:       %[[W:.*]] = scf.if %{{.*}} -> (tensor<64x16xf32, #mma>) {
+// CHECK:         tile.gather %{{.*}}[%{{.*}}, %{{.*}}] axes [0, 1] : tensor<64x16xf32, #mma>, tensor<64x16xi32, #mma>, tensor<64x16xi32, #mma> -> tensor<64x16xf32, #mma>
+// CHECK:       } else {
+// CHECK:         tile.gather {{.*}} axes [0, 1] {{.*}} -> tensor<64x16xf32, #mma>
+// CHECK:       }
+// CHECK:       arith.mulf %{{.*}}, %[[W]] : tensor<64x16xf32, #mma>
+// CHECK:       scf.if %{{.*}} -> (tensor<64x16xf32, #blocked{{[0-9]*}}>)
+// CHECK:       scf.if %{{.*}} -> (tensor<2x64x16xf32, #blocked{{[0-9]*}}>)
+tile.kernel @partner_both_axes(%z: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %y3: !tile.view<?x?x?xf32>, %flag: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i32
+  %own = arith.cmpi ne, %flag, %zero : i32
+  %c15 = arith.constant dense<15> : tensor<64x16xi32, #b>
+  %c63 = arith.constant dense<63> : tensor<64x16xi32, #b>
+  %a = tile.load %z[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+  %o = tile.load %z[%c1, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+  %ab = tile.convert_layout %a : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #b>
+  %ob = tile.convert_layout %o : tensor<64x16xf32, #mma> -> tensor<64x16xf32, #b>
+  %rows = tile.iota : tensor<64x16xi32, #b>
+  %cols = tile.iota dim 1 : tensor<64x16xi32, #b>
+  %ri = arith.subi %c63, %rows : tensor<64x16xi32, #b>
+  %ci = arith.subi %c15, %cols : tensor<64x16xi32, #b>
+  %partner = scf.if %own -> (tensor<64x16xf32, #b>) {
+    %g = tile.gather %ab[%ri, %ci] axes [0, 1] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+    scf.yield %g : tensor<64x16xf32, #b>
+  } else {
+    %g = tile.gather %ob[%ri, %ci] axes [0, 1] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+    scf.yield %g : tensor<64x16xf32, #b>
+  }
+  %p = arith.mulf %ab, %partner : tensor<64x16xf32, #b>
+  tile.store %p, %y[%c0, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+  %stored = scf.if %own -> (tensor<64x16xf32, #b>) {
+    %g = tile.gather %ab[%ri, %ci] axes [0, 1] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+    scf.yield %g : tensor<64x16xf32, #b>
+  } else {
+    %g = tile.gather %ob[%ri, %ci] axes [0, 1] : tensor<64x16xf32, #b>, tensor<64x16xi32, #b>, tensor<64x16xi32, #b> -> tensor<64x16xf32, #b>
+    scf.yield %g : tensor<64x16xf32, #b>
+  }
+  tile.store %stored, %y[%c1, %c0] : tensor<64x16xf32, #b> -> !tile.view<?x?xf32>
+  %a3 = tile.reshape %a : tensor<64x16xf32, #mma> -> tensor<1x64x16xf32, #mma>
+  %a3b = tile.convert_layout %a3 : tensor<1x64x16xf32, #mma> -> tensor<1x64x16xf32, #b3>
+  %two = arith.constant dense<0> : tensor<2x64x16xi32, #b3>
+  %wide = scf.if %own -> (tensor<2x64x16xf32, #b3>) {
+    %g = tile.gather %a3b[%two] axes [0] : tensor<1x64x16xf32, #b3>, tensor<2x64x16xi32, #b3> -> tensor<2x64x16xf32, #b3>
+    scf.yield %g : tensor<2x64x16xf32, #b3>
+  } else {
+    %g = tile.gather %a3b[%two] axes [0] : tensor<1x64x16xf32, #b3>, tensor<2x64x16xi32, #b3> -> tensor<2x64x16xf32, #b3>
+    scf.yield %g : tensor<2x64x16xf32, #b3>
+  }
+  %sq = arith.mulf %wide, %wide : tensor<2x64x16xf32, #b3>
+  tile.store %sq, %y3[%c0, %c0, %c0] : tensor<2x64x16xf32, #b3> -> !tile.view<?x?x?xf32>
+}

@@ -652,7 +652,7 @@ func.func @gather_no_indices(%s: tensor<8x16xf32>) {
 // -----
 
 func.func @gather_index_shapes(%s: tensor<8x16xf32>, %i: tensor<8x16xi32>, %j: tensor<8x8xi32>) {
-  // expected-error @+1 {{'tile.gather' op result shape must be the indices shape}}
+  // expected-error @+1 {{'tile.gather' op index tiles must share one shape}}
   %0 = tile.gather %s[%i, %j] axes [0, 1] : tensor<8x16xf32>, tensor<8x16xi32>, tensor<8x8xi32> -> tensor<8x16xf32>
   return
 }

@@ -1,0 +1,32 @@
+// RUN: tile-opt %s --convert-tile-to-llvm | FileCheck %s
+
+// A gather along both axes of a 64 x 16 f32 tile (the conv inner pass's
+// partner map): one exchange. The source goes to shared memory once (eight
+// f32 a thread, 4 KB of scratch) between two barriers, and each of the
+// eight result registers is read back at its row and column index, both
+// taken from the result's own position: no second exchange for the column.
+// CHECK-LABEL: llvm.func @gather_both_axes(
+// CHECK-SAME:    tile.shared_bytes = 4096
+// CHECK-COUNT-1: nvvm.barrier
+// CHECK-COUNT-8: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK:         nvvm.barrier
+// CHECK-NOT:     nvvm.barrier
+// CHECK-COUNT-8: llvm.load {{.*}} !llvm.ptr<3>
+// CHECK-NOT:     nvvm.barrier
+// CHECK-NOT:     !llvm.ptr<3>
+// CHECK:         llvm.return
+#mma = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+module attributes {tile.num_warps = 4 : i32} {
+tile.kernel @gather_both_axes(%v: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %v[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+  %c63 = arith.constant dense<63> : tensor<64x16xi32, #mma>
+  %c15 = arith.constant dense<15> : tensor<64x16xi32, #mma>
+  %i = tile.iota : tensor<64x16xi32, #mma>
+  %j = tile.iota dim 1 : tensor<64x16xi32, #mma>
+  %r = arith.subi %c63, %i : tensor<64x16xi32, #mma>
+  %c = arith.subi %c15, %j : tensor<64x16xi32, #mma>
+  %g = tile.gather %t[%r, %c] axes [0, 1] : tensor<64x16xf32, #mma>, tensor<64x16xi32, #mma>, tensor<64x16xi32, #mma> -> tensor<64x16xf32, #mma>
+  tile.store %g, %w[%c0, %c0] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
+}
+}
