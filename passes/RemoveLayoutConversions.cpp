@@ -739,12 +739,9 @@ LinearLayout throughIndexMap(Operation *op, const LinearLayout &layout) {
 Attribute layoutThrough(Operation *op, Attribute layout,
                         ArrayRef<int64_t> shape) {
   auto dst = cast<RankedTensorType>(op->getResult(0).getType());
-  auto unit = [](ArrayRef<int64_t> dims) {
-    return llvm::all_of(dims, [](int64_t d) { return d == 1; });
-  };
-  if (isa<MmaLayoutAttr>(layout) && isa<ReshapeOp>(op) && dst.getRank() >= 2 &&
-      dst.getShape().take_back(2) == shape.take_back(2) &&
-      unit(dst.getShape().drop_back(2)) && unit(shape.drop_back(2)) &&
+  auto reshape = dyn_cast<ReshapeOp>(op); // `shape` is its source's
+  if (isa<MmaLayoutAttr>(layout) && reshape &&
+      addsOrDropsLeadingUnits(reshape) &&
       dst.getShape().back() * dst.getElementTypeBitWidth() <= 32 * 8)
     return layout;
   return blockedLayoutOf(op->getContext(),
