@@ -465,7 +465,23 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult GatherOp::verify() {
-  RankedTensorType src = getSource().getType(), res = getType();
+  if (getSources().empty())
+    return emitOpError("needs at least one source");
+  if (getResults().size() != getSources().size())
+    return emitOpError("has ") << getSources().size() << " sources but "
+                               << getResults().size() << " results";
+  RankedTensorType src = cast<RankedTensorType>(getSources().front().getType()),
+                   res = cast<RankedTensorType>(getResults().front().getType());
+  // One exchange serves every source: they share a type, and so do the
+  // results.
+  for (Value s : getSources())
+    if (s.getType() != src)
+      return emitOpError("sources must share one type, got ")
+             << src << " and " << s.getType();
+  for (Value r : getResults())
+    if (r.getType() != res)
+      return emitOpError("results must share one type, got ")
+             << res << " and " << r.getType();
   ArrayRef<int64_t> axes = getAxes();
   if (getIndices().empty())
     return emitOpError("needs at least one index tile");

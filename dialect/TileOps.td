@@ -318,31 +318,36 @@ def Tile_PermuteOp : Tile_Op<"permute", [Pure, SameOperandsAndResultElementType]
   let hasFolder = 1;
 }
 
-def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
-  let summary = "gather a tile's elements along one or more axes through index tiles";
+def Tile_GatherOp : Tile_Op<"gather", [Pure, AttrSizedOperandSegments]> {
+  let summary = "gather tiles' elements along one or more axes through index tiles";
   let description = [{
-    `result[i] = source[i with i[axes[k]] replaced by indices[k][i]]` for
-    every k: each index tile gives the coordinate along its axis, read at
-    the result's own position. The result has the shape of the index tiles
-    (all alike), which matches `source` in every dimension but the gathered
-    axes. An index outside `[0, source.dim(axes[k]))` is undefined
-    behaviour on the device; the interpreter reports it as an error.
+    `results[s][i] = sources[s][i with i[axes[k]] replaced by indices[k][i]]`
+    for every k: each index tile gives the coordinate along its axis, read
+    at the result's own position. The results have the shape of the index
+    tiles (all alike), which matches the sources (all of one type) in every
+    dimension but the gathered axes. An index outside
+    `[0, source.dim(axes[k]))` is undefined behaviour on the device; the
+    interpreter reports it as an error.
     Reversals and rotations of a tile (the `k -> -k mod n` map of real-input
     FFT packing, for instance) are gathers with index tiles from iota; a
     permutation of both coordinates of a matrix is one gather along both
-    axes, one exchange between threads instead of two.
+    axes, one exchange between threads instead of two. Several sources
+    gathered through the same indices (the real and imaginary planes of a
+    complex tile) share that exchange: its barriers and its read addresses.
 
     ```mlir
-    %r = tile.gather %z[%idx] axes [0] : tensor<64xf32>, tensor<64xi32> -> tensor<64xf32>
-    %p = tile.gather %m[%rows, %cols] axes [0, 1] : tensor<64x16xf32>, tensor<64x16xi32>, tensor<64x16xi32> -> tensor<64x16xf32>
+    %r = tile.gather %z[%idx] axes [0] : tensor<64xf32> [tensor<64xi32>] -> tensor<64xf32>
+    %p = tile.gather %m[%rows, %cols] axes [0, 1] : tensor<64x16xf32> [tensor<64x16xi32>, tensor<64x16xi32>] -> tensor<64x16xf32>
+    %re, %im = tile.gather %zr, %zi[%idx] axes [0] : tensor<64xf32>, tensor<64xf32> [tensor<64xi32>] -> tensor<64xf32>, tensor<64xf32>
     ```
   }];
-  let arguments = (ins Tile_Tile:$source, Variadic<Tile_IntTile>:$indices,
+  let arguments = (ins Variadic<Tile_Tile>:$sources,
+                       Variadic<Tile_IntTile>:$indices,
                        DenseI64ArrayAttr:$axes);
-  let results = (outs Tile_Tile:$result);
+  let results = (outs Variadic<Tile_Tile>:$results);
   let assemblyFormat = [{
-    $source `[` $indices `]` `axes` $axes attr-dict `:` type($source) `,`
-    type($indices) `->` type($result)
+    $sources `[` $indices `]` `axes` $axes attr-dict `:` type($sources)
+    ` ` `[` type($indices) `]` `->` type($results)
   }];
   let hasVerifier = 1;
 }

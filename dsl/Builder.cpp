@@ -785,9 +785,21 @@ Tile permute(const Tile &t, const std::vector<int64_t> &permutation, Loc loc) {
                   .getResult());
 }
 
-Tile gather(const Tile &t, const std::vector<Tile> &indices,
-            const std::vector<int64_t> &axes, Loc loc) {
+std::vector<Tile> gather(const std::vector<Tile> &tiles,
+                         const std::vector<Tile> &indices,
+                         const std::vector<int64_t> &axes, Loc loc) {
+  if (tiles.empty())
+    fail(loc, "gather needs at least one tile");
+  const Tile &t = tiles.front();
   requireTile(t, loc);
+  for (const Tile &other : tiles) {
+    requireTile(other, loc);
+    if (other.shape() != t.shape() || other.dtype() != t.dtype())
+      fail(loc, "tiles gathered together must share one shape and dtype, "
+                "got " +
+                    str(t.shape()) + " " + name(t.dtype()) + " and " +
+                    str(other.shape()) + " " + name(other.dtype()));
+  }
   if (indices.empty() || indices.size() != axes.size())
     fail(loc, "gather needs one index tile per axis, got " +
                   std::to_string(indices.size()) + " index tiles and " +
@@ -820,10 +832,23 @@ Tile gather(const Tile &t, const std::vector<Tile> &indices,
                   " must match the tile's shape " + str(ts) +
                   " except along the gathered axes");
   RankedTensorType type = tileType(is, t.dtype(), loc);
-  return Tile(verified(tile::GatherOp::create(builder(loc), mlirLoc(loc), type,
-                                              t.value(), values, axes),
-                       loc)
-                  .getResult());
+  std::vector<mlir::Value> sources;
+  for (const Tile &s : tiles)
+    sources.push_back(s.value());
+  auto op =
+      verified(tile::GatherOp::create(builder(loc), mlirLoc(loc),
+                                      std::vector<Type>(tiles.size(), type),
+                                      sources, values, axes),
+               loc);
+  std::vector<Tile> out;
+  for (Value r : op.getResults())
+    out.push_back(Tile(r));
+  return out;
+}
+
+Tile gather(const Tile &t, const std::vector<Tile> &indices,
+            const std::vector<int64_t> &axes, Loc loc) {
+  return gather(std::vector<Tile>{t}, indices, axes, loc).front();
 }
 
 Tile gather(const Tile &t, const Tile &indices, int64_t axis, Loc loc) {
@@ -1306,6 +1331,22 @@ Tile if_else(const Scalar &cond, const std::function<Tile()> &thenBody,
       cond, {}, [&] { return detail::Values{thenBody().value()}; },
       [&] { return detail::Values{elseBody().value()}; }, loc);
   return Tile(out[0]);
+}
+
+std::vector<Tile> if_else(const Scalar &cond,
+                          const std::function<std::vector<Tile>()> &thenBody,
+                          const std::function<std::vector<Tile>()> &elseBody,
+                          Loc loc) {
+  auto values = [](const std::function<std::vector<Tile>()> &body) {
+    detail::Values v;
+    for (const Tile &t : body())
+      v.push_back(t.value());
+    return v;
+  };
+  detail::Values out = detail::ifElse(
+      cond, {}, [&] { return values(thenBody); },
+      [&] { return values(elseBody); }, loc);
+  return std::vector<Tile>(out.begin(), out.end());
 }
 
 } // namespace tessera::dsl

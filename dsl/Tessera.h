@@ -276,6 +276,12 @@ Tile gather(const Tile &tile, const Tile &indices, int64_t axis,
 /// k: a gather along several axes at once (one exchange between threads).
 Tile gather(const Tile &tile, const std::vector<Tile> &indices,
             const std::vector<int64_t> &axes, Loc loc = Loc::current());
+/// Several tiles of one shape and dtype gathered through the same indices
+/// (the planes of a complex tile): one exchange between threads for all.
+std::vector<Tile> gather(const std::vector<Tile> &tiles,
+                         const std::vector<Tile> &indices,
+                         const std::vector<int64_t> &axes,
+                         Loc loc = Loc::current());
 /// Swaps the last two dimensions.
 Tile transpose(const Tile &tile, Loc loc = Loc::current());
 /// Converts the element type (float <-> float rounds to nearest even,
@@ -436,6 +442,12 @@ void if_then(const Scalar &cond, const std::function<void()> &thenBody,
 /// cond ? then_body() : else_body(), both giving a tile of the same type.
 Tile if_else(const Scalar &cond, const std::function<Tile()> &thenBody,
              const std::function<Tile()> &elseBody, Loc loc = Loc::current());
+/// cond ? then_body() : else_body(), both giving as many tiles, of the same
+/// types.
+std::vector<Tile> if_else(const Scalar &cond,
+                          const std::function<std::vector<Tile>()> &thenBody,
+                          const std::function<std::vector<Tile>()> &elseBody,
+                          Loc loc = Loc::current());
 
 } // namespace tessera::dsl
 

@@ -2242,52 +2242,57 @@ bool Interp::execPermute(tile::PermuteOp op) {
 }
 
 bool Interp::execGather(tile::GatherOp op) {
-  const RtValue *s = lookup(op, op.getSource());
-  if (!s)
-    return false;
-  llvm::SmallVector<const RtValue *, 2> indices;
+  llvm::SmallVector<const RtValue *, 2> sources, indices;
+  for (mlir::Value v : op.getSources()) {
+    sources.push_back(lookup(op, v));
+    if (!sources.back())
+      return false;
+  }
   for (mlir::Value v : op.getIndices()) {
     indices.push_back(lookup(op, v));
     if (!indices.back())
       return false;
   }
-  RtValue r;
-  if (!makeResult(op, op.getType(), r))
-    return false;
   llvm::ArrayRef<int64_t> axes = op.getAxes();
-  if (r.kind != s->kind || axes.size() != indices.size())
-    return fail(op, "internal error: gather shapes");
-  for (size_t k = 0; k < axes.size(); ++k)
-    if (r.shape != indices[k]->shape ||
-        axes[k] >= static_cast<int64_t>(s->shape.size()))
+  for (auto [source, result] : llvm::zip(sources, op.getResults())) {
+    const RtValue *s = source;
+    RtValue r;
+    if (!makeResult(op, result.getType(), r))
+      return false;
+    if (r.kind != s->kind || axes.size() != indices.size())
       return fail(op, "internal error: gather shapes");
-  llvm::SmallVector<int64_t, 4> ss = rowMajorStrides(s->shape);
-  llvm::SmallVector<int64_t, 4> coord(r.shape.size(), 0), from;
-  for (int64_t k = 0; k < r.numel; ++k) {
-    from.assign(coord.begin(), coord.end());
-    for (size_t a = 0; a < axes.size(); ++a) {
-      const int64_t j = indices[a]->i()[k], n = s->shape[axes[a]];
-      if (j < 0 || j >= n)
-        return fail(op, "index " + std::to_string(j) + " at element " +
-                            std::to_string(k) + " is outside [0, " +
-                            std::to_string(n) + ") along axis " +
-                            std::to_string(axes[a]));
-      from[axes[a]] = j;
+    for (size_t k = 0; k < axes.size(); ++k)
+      if (r.shape != indices[k]->shape ||
+          axes[k] >= static_cast<int64_t>(s->shape.size()))
+        return fail(op, "internal error: gather shapes");
+    llvm::SmallVector<int64_t, 4> ss = rowMajorStrides(s->shape);
+    llvm::SmallVector<int64_t, 4> coord(r.shape.size(), 0), from;
+    for (int64_t k = 0; k < r.numel; ++k) {
+      from.assign(coord.begin(), coord.end());
+      for (size_t a = 0; a < axes.size(); ++a) {
+        const int64_t j = indices[a]->i()[k], n = s->shape[axes[a]];
+        if (j < 0 || j >= n)
+          return fail(op, "index " + std::to_string(j) + " at element " +
+                              std::to_string(k) + " is outside [0, " +
+                              std::to_string(n) + ") along axis " +
+                              std::to_string(axes[a]));
+        from[axes[a]] = j;
+      }
+      int64_t src = 0;
+      for (size_t d = 0; d < from.size(); ++d)
+        src += from[d] * ss[d];
+      if (r.kind == RtValue::Kind::Float)
+        r.f()[k] = s->f()[src];
+      else
+        r.i()[k] = s->i()[src];
+      for (int64_t d = int64_t(coord.size()) - 1; d >= 0; --d) {
+        if (++coord[d] < r.shape[d])
+          break;
+        coord[d] = 0;
+      }
     }
-    int64_t src = 0;
-    for (size_t d = 0; d < from.size(); ++d)
-      src += from[d] * ss[d];
-    if (r.kind == RtValue::Kind::Float)
-      r.f()[k] = s->f()[src];
-    else
-      r.i()[k] = s->i()[src];
-    for (int64_t d = int64_t(coord.size()) - 1; d >= 0; --d) {
-      if (++coord[d] < r.shape[d])
-        break;
-      coord[d] = 0;
-    }
+    bind(result, std::move(r));
   }
-  bind(op.getResult(), std::move(r));
   return true;
 }
 

@@ -38,6 +38,17 @@ std::vector<int64_t> permuteRegisters(tile::PermuteOp op) {
 }
 } // namespace
 
+namespace {
+/// The bytes between the sources of a gather in its scratch (a multiple of
+/// 128, so every source's swizzle pattern starts aligned).
+int64_t gatherSourceStride(Type sourceType) {
+  auto tensor = cast<RankedTensorType>(sourceType);
+  int64_t bytes =
+      tensor.getNumElements() * elementBytes(tensor.getElementType());
+  return llvm::alignTo(bytes, 128);
+}
+} // namespace
+
 int64_t sharedScratchBytes(Operation *op) {
   auto bytesOf = [](Type t) {
     auto tensor = cast<RankedTensorType>(t);
@@ -75,8 +86,11 @@ int64_t sharedScratchBytes(Operation *op) {
   if (auto permute = dyn_cast<tile::PermuteOp>(op))
     if (!permuteRegisters(permute).empty())
       return 0; // register moves only (see PermuteLowering)
+  if (auto gather = dyn_cast<tile::GatherOp>(op))
+    return gather.getSources().size() *
+           gatherSourceStride(gather.getSources().front().getType());
   if (isa<tile::ConvertLayoutOp, tile::ReshapeOp, tile::BroadcastOp,
-          tile::PermuteOp, tile::GatherOp>(op))
+          tile::PermuteOp>(op))
     return bytesOf(op->getOperand(0).getType());
   return 0;
 }
@@ -95,16 +109,29 @@ Value emitLoop(OpBuilder &b, Location loc, Value lo, Value hi, Value init,
   return loop.getResult(0);
 }
 
-/// Writes `source` (in its layout) to shared memory and returns the base.
+/// `base` + `bytes` (shared memory).
+Value offsetBytes(OpBuilder &b, Location loc, Value base, int64_t bytes) {
+  if (bytes == 0)
+    return base;
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(bytes)});
+}
+
+/// Writes `sources` (tiles of one type, in its layout) to shared memory,
+/// `stride` bytes apart, behind one barrier on each side, and returns the
+/// base.
 Value toShared(ConversionPatternRewriter &rewriter, Location loc,
-               Operation *anchor, RankedTensorType type, Value source,
-               Value lane, Value warp, SharedSwizzle swizzle = {}) {
+               Operation *anchor, RankedTensorType type, ValueRange sources,
+               int64_t stride, Value lane, Value warp,
+               SharedSwizzle swizzle = {}) {
   Value base = scratchBase(rewriter, loc, anchor);
   barrier(rewriter, loc); // earlier readers of the scratch are done
-  storeTileToShared(
-      rewriter, loc, base, layoutOf(type),
-      TileTypeConverter::registerElementType(type.getElementType()), source,
-      lane, warp, swizzle);
+  for (auto [i, source] : llvm::enumerate(sources))
+    storeTileToShared(
+        rewriter, loc, offsetBytes(rewriter, loc, base, i * stride),
+        layoutOf(type),
+        TileTypeConverter::registerElementType(type.getElementType()), source,
+        lane, warp, swizzle, /*fence=*/i + 1 == sources.size());
   return base;
 }
 
@@ -113,14 +140,17 @@ Value toShared(ConversionPatternRewriter &rewriter, Location loc,
 /// result register run reads `readContiguity` consecutive source elements
 /// (1 unless the map keeps the row-major order); the scratch is swizzled
 /// (`exchangeSwizzle`) so that both sides are free of bank conflicts.
+/// Several sources (a gather's, all of one type) take one exchange: each
+/// has `stride` bytes of the scratch, and result k reads source k at the
+/// same addresses.
 LogicalResult lowerIndexMap(
-    Operation *op, Value source, RankedTensorType sourceType,
+    Operation *op, ValueRange sources, RankedTensorType sourceType,
     RankedTensorType resultType, const TypeConverter *converter,
     ConversionPatternRewriter &rewriter,
     function_ref<Value(OpBuilder &, Location, ArrayRef<Value>, int64_t)>
         sourceIndex,
-    SourceIndexFn sourceIndexOf, bool allowSwizzle,
-    int64_t readContiguity = 1) {
+    SourceIndexFn sourceIndexOf, bool allowSwizzle, int64_t readContiguity = 1,
+    int64_t stride = 0) {
   if (!tile::getLayout(sourceType) || !tile::getLayout(resultType))
     return rewriter.notifyMatchFailure(op, "tiles have no layout");
   Location loc = op->getLoc();
@@ -132,8 +162,8 @@ LogicalResult lowerIndexMap(
                               ? exchangeSwizzle(in, sourceElement, &out,
                                                 sourceIndexOf, readContiguity)
                               : SharedSwizzle{};
-  Value base =
-      toShared(rewriter, loc, op, sourceType, source, lane, warp, swizzle);
+  Value base = toShared(rewriter, loc, op, sourceType, sources, stride, lane,
+                        warp, swizzle);
   Type element =
       TileTypeConverter::registerElementType(resultType.getElementType());
   // Runs of consecutive elements (row-major-preserving maps) share their
@@ -158,12 +188,18 @@ LogicalResult lowerIndexMap(
   SharedRegisterAddresses addresses(
       rewriter, loc, base, out, element, swizzle, run,
       sourceIndexOf ? OffsetFn(offsetOf) : OffsetFn(), indexOf);
-  SmallVector<Value> values;
-  for (int64_t r = 0; r < out.numRegisters(); ++r)
-    values.push_back(loadSharedAt(rewriter, loc, addresses.at(r), element));
-  rewriter.replaceOp(
-      op,
-      packStruct(rewriter, loc, converter->convertType(resultType), values));
+  SmallVector<SmallVector<Value>> values(sources.size());
+  for (int64_t r = 0; r < out.numRegisters(); ++r) {
+    Value at = addresses.at(r);
+    for (size_t k = 0; k < sources.size(); ++k)
+      values[k].push_back(loadSharedAt(
+          rewriter, loc, offsetBytes(rewriter, loc, at, k * stride), element));
+  }
+  Type packed = converter->convertType(resultType);
+  SmallVector<Value> results;
+  for (ArrayRef<Value> v : values)
+    results.push_back(packStruct(rewriter, loc, packed, v));
+  rewriter.replaceOp(op, results);
   return success();
 }
 
@@ -211,7 +247,8 @@ struct RowMajorPreservingLowering : IndexMapPattern<OpT> {
       }
     }
     return lowerIndexMap(
-        op, adaptor.getSource(), src, dst, this->getTypeConverter(), rewriter,
+        op, ValueRange{adaptor.getSource()}, src, dst, this->getTypeConverter(),
+        rewriter,
         [&](OpBuilder &b, Location loc, ArrayRef<Value> c, int64_t) {
           return linearize(b, loc, c, dst.getShape());
         },
@@ -241,7 +278,8 @@ struct BroadcastLowering : IndexMapPattern<tile::BroadcastOp> {
       }
     }
     return lowerIndexMap(
-        op, adaptor.getSource(), src, dst, getTypeConverter(), rewriter,
+        op, ValueRange{adaptor.getSource()}, src, dst, getTypeConverter(),
+        rewriter,
         [&](OpBuilder &b, Location loc, ArrayRef<Value> c, int64_t) {
           SmallVector<Value> s;
           for (int64_t d = 0; d < src.getRank(); ++d)
@@ -275,7 +313,8 @@ struct PermuteLowering : IndexMapPattern<tile::PermuteOp> {
       return success();
     }
     return lowerIndexMap(
-        op, adaptor.getSource(), src, dst, getTypeConverter(), rewriter,
+        op, ValueRange{adaptor.getSource()}, src, dst, getTypeConverter(),
+        rewriter,
         [&](OpBuilder &b, Location loc, ArrayRef<Value> c, int64_t) {
           SmallVector<Value> s(src.getRank());
           for (size_t i = 0; i < perm.size(); ++i)
@@ -297,7 +336,8 @@ struct GatherLowering : IndexMapPattern<tile::GatherOp> {
   LogicalResult
   matchAndRewrite(tile::GatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType src = op.getSource().getType(), dst = op.getType();
+    auto src = cast<RankedTensorType>(op.getSources().front().getType()),
+         dst = cast<RankedTensorType>(op.getResults().front().getType());
     for (Value indices : op.getIndices())
       if (tile::getLayout(indices.getType()) != tile::getLayout(dst))
         return rewriter.notifyMatchFailure(op,
@@ -305,7 +345,7 @@ struct GatherLowering : IndexMapPattern<tile::GatherOp> {
     ArrayRef<int64_t> axes = op.getAxes();
     ValueRange indices = adaptor.getIndices();
     return lowerIndexMap(
-        op, adaptor.getSource(), src, dst, getTypeConverter(), rewriter,
+        op, adaptor.getSources(), src, dst, getTypeConverter(), rewriter,
         [&](OpBuilder &b, Location loc, ArrayRef<Value> c, int64_t reg) {
           SmallVector<Value> s(c.begin(), c.end());
           for (auto [axis, tile] : llvm::zip(axes, indices)) {
@@ -316,7 +356,8 @@ struct GatherLowering : IndexMapPattern<tile::GatherOp> {
           }
           return linearize(b, loc, s, src.getShape());
         },
-        /*sourceIndexOf=*/nullptr, swizzle); // data-dependent reads
+        /*sourceIndexOf=*/nullptr, swizzle, /*readContiguity=*/1,
+        gatherSourceStride(src)); // data-dependent reads
   }
 };
 
@@ -659,7 +700,8 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
       return success();
     }
     Value base =
-        toShared(rewriter, loc, op, src, adaptor.getSource(), lane, warp);
+        toShared(rewriter, loc, op, src, ValueRange{adaptor.getSource()},
+                 /*stride=*/0, lane, warp);
     Type element = TileTypeConverter::registerElementType(src.getElementType());
     tile::LinearLayout out = layoutOf(dst);
     SmallVector<Value> values;
@@ -703,7 +745,8 @@ struct ScanLowering : OpConversionPattern<tile::ScanOp> {
       return success();
     }
     Value base =
-        toShared(rewriter, loc, op, type, adaptor.getSource(), lane, warp);
+        toShared(rewriter, loc, op, type, ValueRange{adaptor.getSource()},
+                 /*stride=*/0, lane, warp);
     Type element =
         TileTypeConverter::registerElementType(type.getElementType());
     tile::LinearLayout layout = layoutOf(type);

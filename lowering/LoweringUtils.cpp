@@ -529,7 +529,7 @@ Value SharedRegisterAddresses::at(int64_t r) {
 void storeTileToShared(OpBuilder &b, Location loc, Value base,
                        const tile::LinearLayout &layout, Type elementType,
                        Value tile, Value lane, Value warp,
-                       SharedSwizzle swizzle) {
+                       SharedSwizzle swizzle, bool fence) {
   Type memType = sharedType(b, elementType);
   int64_t bytes = elementBytes(memType);
   // A run of consecutive elements is one vector store.
@@ -555,7 +555,8 @@ void storeTileToShared(OpBuilder &b, Location loc, Value base,
       v = LLVM::ZExtOp::create(b, loc, memType, v);
     LLVM::StoreOp::create(b, loc, v, ptr);
   }
-  barrier(b, loc);
+  if (fence)
+    barrier(b, loc);
 }
 
 Value loadShared(OpBuilder &b, Location loc, Value base, Type elementType,

@@ -210,11 +210,12 @@ private:
 };
 
 /// Writes a tile (struct of registers in `layout`) to shared memory at
-/// row-major linear indices, then a barrier.
+/// row-major linear indices, then a barrier (unless `fence` is false: more
+/// stores follow before the exchange's barrier).
 void storeTileToShared(OpBuilder &b, Location loc, Value base,
                        const tile::LinearLayout &layout, Type elementType,
                        Value tile, Value lane, Value warp,
-                       SharedSwizzle swizzle = {});
+                       SharedSwizzle swizzle = {}, bool fence = true);
 /// Element `linearIndex` (i64) of a tile in shared memory.
 Value loadShared(OpBuilder &b, Location loc, Value base, Type elementType,
                  Value linearIndex, SharedSwizzle swizzle = {});

@@ -369,28 +369,35 @@ struct AllocFromAnyLayout : OpRewritePattern<LocalAllocOp> {
   }
 };
 
-/// gather(convert(x), i) -> gather(x, i): a gather writes its source to
-/// shared memory as it is and reads the result through the indices, so
-/// the source may be in any layout (an mma accumulator's partner rows of
-/// the conv inner pass, gathered without converting them first).
+/// gather(convert(x), i) -> gather(x, i): a gather writes its sources to
+/// shared memory as they are and reads the results through the indices, so
+/// the sources may be in any layout (an mma accumulator's partner rows of
+/// the conv inner pass, gathered without converting them first), the same
+/// for all of them.
 struct GatherFromAnyLayout : OpRewritePattern<GatherOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GatherOp op,
                                 PatternRewriter &rewriter) const override {
-    auto convert = op.getSource().getDefiningOp<ConvertLayoutOp>();
-    if (!convert || !getLayout(convert.getSource().getType()))
-      return failure();
+    SmallVector<Value, 2> unconverted;
+    for (Value source : op.getSources()) {
+      auto convert = source.getDefiningOp<ConvertLayoutOp>();
+      if (!convert || !getLayout(convert.getSource().getType()) ||
+          (!unconverted.empty() &&
+           convert.getSource().getType() != unconverted.front().getType()))
+        return failure();
+      unconverted.push_back(convert.getSource());
+    }
     rewriter.modifyOpInPlace(
-        op, [&] { op.getSourceMutable().assign(convert.getSource()); });
+        op, [&] { op.getSourcesMutable().assign(unconverted); });
     return success();
   }
 };
 
 /// The mma layout that the gathers ending in `v` read from: `v` a gather
-/// (of a gather ...) of a tile in an mma layout.
+/// (of a gather ...) of tiles in an mma layout.
 Attribute gatheredMmaLayout(Value v) {
   while (auto gather = v.getDefiningOp<GatherOp>())
-    v = gather.getSource();
+    v = gather.getSources().front();
   Attribute layout = cast<RankedTensorType>(v.getType()).getEncoding();
   return isa_and_nonnull<MmaLayoutAttr>(layout) ? layout : Attribute();
 }
@@ -403,38 +410,59 @@ Attribute gatheredMmaLayout(Value v) {
 /// accumulator, in a branch uniform over the program) meets that
 /// accumulator again in elementwise ops, which ElementwiseInAccumulatorLayout
 /// then keeps in L: the conv inner pass's spectrum product without the
-/// conversions of its accumulators.
+/// conversions of its accumulators. A gather of several sources yields
+/// each of its results (at the same positions in every branch), and all of
+/// them move to L together.
 struct GatherBranchResultsInMmaLayout : OpRewritePattern<scf::IfOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(scf::IfOp op,
                                 PatternRewriter &rewriter) const override {
     if (op.getElseRegion().empty())
       return failure();
-    for (auto [i, result] : llvm::enumerate(op.getResults())) {
+    // Only where the partner meets tiles in elementwise ops (a result
+    // that is only stored would gain a conversion before the store).
+    auto movable = [&](unsigned i) {
+      Value result = op.getResult(i);
       auto type = dyn_cast<RankedTensorType>(result.getType());
-      // Only where the partner meets tiles in elementwise ops (a result
-      // that is only stored would gain a conversion before the store).
-      if (!type || !getLayout(type) || isa<MmaLayoutAttr>(type.getEncoding()) ||
-          result.use_empty() ||
-          !llvm::all_of(result.getUsers(), [](Operation *user) {
-            return user->hasTrait<OpTrait::Elementwise>();
-          }))
+      return type && getLayout(type) &&
+             !isa<MmaLayoutAttr>(type.getEncoding()) && !result.use_empty() &&
+             llvm::all_of(result.getUsers(), [](Operation *user) {
+               return user->hasTrait<OpTrait::Elementwise>();
+             });
+    };
+    for (unsigned i = 0; i < op.getNumResults(); ++i) {
+      if (!movable(i))
         continue;
       Attribute layout;
       SmallVector<GatherOp, 2> gathers;
+      // The branch results each gather makes, in its results' order.
+      SmallVector<unsigned, 2> positions;
       for (Region *region : {&op.getThenRegion(), &op.getElseRegion()}) {
         auto yield = cast<scf::YieldOp>(region->front().getTerminator());
         auto gather = yield.getOperand(i).getDefiningOp<GatherOp>();
-        Attribute l = gather ? gatheredMmaLayout(gather) : Attribute();
-        if (!l || (layout && l != layout) || !gather->hasOneUse() ||
+        Attribute l =
+            gather ? gatheredMmaLayout(yield.getOperand(i)) : Attribute();
+        if (!l || (layout && l != layout) ||
             !llvm::all_of(gather.getIndices(),
                           [](Value i) { return canRematerialize(i); }))
           break;
+        SmallVector<unsigned, 2> at;
+        for (Value r : gather.getResults()) {
+          if (!r.hasOneUse() || r.use_begin()->getOwner() != yield)
+            break;
+          at.push_back(r.use_begin()->getOperandNumber());
+        }
+        if (at.size() != gather.getNumResults() ||
+            (!positions.empty() && at != positions) ||
+            !llvm::all_of(at, movable))
+          break;
+        positions = at;
         layout = l;
         gathers.push_back(gather);
       }
       // An mma layout holds tiles of rank 2 and unit dimensions in front
       // only (a gather may widen a unit dimension of its source).
+      auto type = cast<RankedTensorType>(op.getResult(i).getType());
       RankedTensorType inL =
           gathers.size() == 2 ? inLayout(type, layout) : RankedTensorType();
       if (!inL || !isTileType(inL))
@@ -444,13 +472,18 @@ struct GatherBranchResultsInMmaLayout : OpRewritePattern<scf::IfOp> {
         SmallVector<Value, 2> indices;
         for (Value i : gather.getIndices())
           indices.push_back(rematerialize(rewriter, i, layout));
-        rewriter.replaceOpWithNewOp<GatherOp>(gather, inL, gather.getSource(),
-                                              indices, gather.getAxes());
+        rewriter.replaceOpWithNewOp<GatherOp>(
+            gather, SmallVector<Type, 2>(gather.getNumResults(), inL),
+            gather.getSources(), indices, gather.getAxes());
       }
-      rewriter.modifyOpInPlace(op, [&] { result.setType(inL); });
       rewriter.setInsertionPointAfter(op);
-      auto back = ConvertLayoutOp::create(rewriter, op.getLoc(), type, result);
-      rewriter.replaceAllUsesExcept(result, back.getResult(), back);
+      for (unsigned p : positions) {
+        Value result = op.getResult(p);
+        rewriter.modifyOpInPlace(op, [&] { result.setType(inL); });
+        auto back =
+            ConvertLayoutOp::create(rewriter, op.getLoc(), type, result);
+        rewriter.replaceAllUsesExcept(result, back.getResult(), back);
+      }
       return success();
     }
     return failure();

@@ -243,9 +243,10 @@ Complex ifftRowColumn(const Complex &Z, const RowColumnDfts &d, DType dtype) {
 /// M - 1 - k is k1' = m1 - 1 - k1, k2' = m2 - 1 - k2. One gather along
 /// both axes (the column index depends on the row through the borrow):
 /// one exchange between threads, where a row gather and then a column
-/// gather took two (H200, bench/RESULTS.md session 32).
-Tile negatedRowColumn(const Tile &Z, int64_t m1, int64_t m2,
-                      const Scalar &shift) {
+/// gather took two (H200, bench/RESULTS.md session 32); the planes of Z
+/// share it.
+std::vector<Tile> negatedRowColumn(const std::vector<Tile> &Z, int64_t m1,
+                                   int64_t m2, const Scalar &shift) {
   Tile k1 = reshape(iota(m1), {m1, 1}), k2 = reshape(iota(m2), {1, m2});
   Tile zeroCols = k2 * 0.0;
   Tile borrow = minimum(k1, 1.0) + zeroCols;
@@ -378,17 +379,20 @@ RowPair rowPair(const Scalar &pair, int64_t outer) {
   return rp;
 }
 
+/// A map of the planes of a complex tile, all at once.
+using PlanesMap =
+    std::function<std::vector<Tile>(const std::vector<Tile> &planes)>;
+
 /// negated(partner) for the row whose own transform is `self`: a branch
 /// uniform over the program rather than a select, which would keep a third
-/// transform live (the 16K inner pass then spilled).
+/// transform live (the 16K inner pass then spilled). `negated` maps both
+/// planes at once (one exchange for the two).
 Complex partnerNegated(const RowPair &rp, const Complex &self,
-                       const Complex &other,
-                       const std::function<Tile(const Tile &)> &negated) {
-  auto plane = [&](const Tile &s, const Tile &o) {
-    return if_else(
-        rp.own, [&] { return negated(s); }, [&] { return negated(o); });
-  };
-  return {plane(self.re, other.re), plane(self.im, other.im)};
+                       const Complex &other, const PlanesMap &negated) {
+  auto planes = [&](const Complex &z) { return negated({z.re, z.im}); };
+  std::vector<Tile> p = if_else(
+      rp.own, [&] { return planes(self); }, [&] { return planes(other); });
+  return {p[0], p[1]};
 }
 
 /// Pass 2 of the multi-pass path with a row-column inner FFT (Mi = m1 m2):
@@ -428,9 +432,10 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
                      const Complex &other) {
     Complex P{coefficients(r, 0), coefficients(r, 1)};
     Complex Q{coefficients(r, 2), coefficients(r, 3)};
-    return P * Z + Q * conj(partnerNegated(rp, Z, other, [&](const Tile &t) {
-                     return negatedRowColumn(t, m1, m2, shift);
-                   }));
+    return P * Z + Q * conj(partnerNegated(
+                           rp, Z, other, [&](const std::vector<Tile> &t) {
+                             return negatedRowColumn(t, m1, m2, shift);
+                           }));
   };
   // Both products first (each may need the other row's transform), then
   // one inverse and store at a time.
@@ -658,10 +663,10 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
         Complex P{coefficients(r, 0), coefficients(r, 1)};
         Complex Q{coefficients(r, 2), coefficients(r, 3)};
         Tile idx = negatedIndex(Mi, shift);
-        return P * Z +
-               Q * conj(partnerNegated(rp, Z, other, [&](const Tile &t) {
-                 return dsl::gather(t, idx, 0);
-               }));
+        return P * Z + Q * conj(partnerNegated(
+                               rp, Z, other, [&](const std::vector<Tile> &t) {
+                                 return dsl::gather(t, {idx}, {0});
+                               }));
       };
       Complex W1 =
           fft(product(rp.r1, rp.shift1, Z1, Z2), p.factors, c.dtype, true);

@@ -353,4 +353,55 @@ TEST(Dsl, GatherAlongTwoAxesAndItsErrors) {
       [&] { m.kernel("count", {}, [&](KernelArgs &) { Tile i = zeros({8, 4}, i32); gather(zeros({8, 4}, f32), {i}, {0, 1}); }); },
       line, "gather needs one index tile per axis");
 }
+
+TEST(Dsl, GatherOfTwoTilesInABranchAndItsErrors) {
+  KernelModule m;
+  m.kernel("planes",
+           {view("re", f32, 1), view("im", f32, 1), view("y", f32, 2),
+            scalar("own", i32)},
+           [&](KernelArgs &a) {
+             Tile re = load(a["re"], {0}, {16}), im = load(a["im"], {0}, {16});
+             Tile idx = (16.0 - iota(16)) % 16.0;
+             // Both planes through one gather, in a branch of two results.
+             std::vector<Tile> p = if_else(
+                 Scalar(a["own"]) != cast(Scalar(0), i32),
+                 [&] { return gather({re, im}, {idx}, {0}); },
+                 [&] { return gather({im, re}, {idx}, {0}); });
+             store(a["y"], {0, 0}, reshape(p[0], {1, 16}));
+             store(a["y"], {1, 0}, reshape(p[1], {1, 16}));
+           });
+  interp::Buffer re(interp::DType::f32, {16}), im(interp::DType::f32, {16});
+  for (int i = 0; i < 16; ++i) {
+    re.set(i, i + 0.5);
+    im.set(i, -3.0 * i);
+  }
+  for (int own : {1, 0}) {
+    interp::Buffer y(interp::DType::f32, {2, 16});
+    y.poison();
+    interp::Status st = interp::run(
+        m.module(), "planes",
+        {interp::ViewArg{&re}, interp::ViewArg{&im}, interp::ViewArg{&y},
+         int64_t(own)},
+        {});
+    ASSERT_TRUE(st.ok) << st.message;
+    const interp::Buffer &first = own ? re : im, &second = own ? im : re;
+    for (int i = 0; i < 16; ++i) {
+      EXPECT_EQ(y.get(i), first.get((16 - i) % 16)) << own << " " << i;
+      EXPECT_EQ(y.get(16 + i), second.get((16 - i) % 16)) << own << " " << i;
+    }
+  }
+
+  int line = __LINE__ + 2;
+  expectErrorAt(
+      [&] { m.kernel("shapes", {}, [&](KernelArgs &) { gather({zeros({16}, f32), zeros({8}, f32)}, {iota(16)}, {0}); }); },
+      line, "tiles gathered together must share one shape and dtype, got [16] f32 and [8] f32");
+  line = __LINE__ + 2;
+  expectErrorAt(
+      [&] { m.kernel("dtypes", {}, [&](KernelArgs &) { gather({zeros({16}, f32), zeros({16}, bf16)}, {iota(16)}, {0}); }); },
+      line, "tiles gathered together must share one shape and dtype");
+  line = __LINE__ + 2;
+  expectErrorAt(
+      [&] { m.kernel("none", {}, [&](KernelArgs &) { gather(std::vector<Tile>{}, {iota(16)}, {0}); }); },
+      line, "gather needs at least one tile");
+}
 } // namespace

@@ -1345,10 +1345,10 @@ tile.kernel @g(%x: !tile.view<?x?xf32>, %o0: !tile.view<?x?xf32>,
   %r = arith.andi %d, %m : tensor<8xi32>
   %r2 = tile.reshape %r : tensor<8xi32> -> tensor<8x1xi32>
   %idx0 = tile.broadcast %r2 : tensor<8x1xi32> -> tensor<8x4xi32>
-  %g0 = tile.gather %t[%idx0] axes [0] : tensor<8x4xf32>, tensor<8x4xi32> -> tensor<8x4xf32>
+  %g0 = tile.gather %t[%idx0] axes [0] : tensor<8x4xf32> [tensor<8x4xi32>] -> tensor<8x4xf32>
   tile.store %g0, %o0[%c0, %c0] : tensor<8x4xf32> -> !tile.view<?x?xf32>
   %idx1 = arith.constant dense<[[3, 0], [1, 1], [2, 3], [0, 2], [3, 3], [0, 0], [1, 2], [2, 1]]> : tensor<8x2xi64>
-  %g1 = tile.gather %t[%idx1] axes [1] : tensor<8x4xf32>, tensor<8x2xi64> -> tensor<8x2xf32>
+  %g1 = tile.gather %t[%idx1] axes [1] : tensor<8x4xf32> [tensor<8x2xi64>] -> tensor<8x2xf32>
   tile.store %g1, %o1[%c0, %c0] : tensor<8x2xf32> -> !tile.view<?x?xf32>
 }
 )mlir";
@@ -1389,10 +1389,10 @@ tile.kernel @g(%x: !tile.view<?x?xf32>, %o: !tile.view<?x?xf32>,
   %r = arith.andi %dj, %seven : tensor<8x4xi32>
   %s = arith.addi %j, %i : tensor<8x4xi32>
   %c = arith.andi %s, %three : tensor<8x4xi32>
-  %g = tile.gather %t[%r, %c] axes [0, 1] : tensor<8x4xf32>, tensor<8x4xi32>, tensor<8x4xi32> -> tensor<8x4xf32>
+  %g = tile.gather %t[%r, %c] axes [0, 1] : tensor<8x4xf32> [tensor<8x4xi32>, tensor<8x4xi32>] -> tensor<8x4xf32>
   tile.store %g, %o[%c0, %c0] : tensor<8x4xf32> -> !tile.view<?x?xf32>
-  %g0 = tile.gather %t[%r] axes [0] : tensor<8x4xf32>, tensor<8x4xi32> -> tensor<8x4xf32>
-  %g1 = tile.gather %g0[%c] axes [1] : tensor<8x4xf32>, tensor<8x4xi32> -> tensor<8x4xf32>
+  %g0 = tile.gather %t[%r] axes [0] : tensor<8x4xf32> [tensor<8x4xi32>] -> tensor<8x4xf32>
+  %g1 = tile.gather %g0[%c] axes [1] : tensor<8x4xf32> [tensor<8x4xi32>] -> tensor<8x4xf32>
   tile.store %g1, %p[%c0, %c0] : tensor<8x4xf32> -> !tile.view<?x?xf32>
 }
 )mlir";
@@ -1422,7 +1422,7 @@ tile.kernel @g(%o: !tile.view<?xi32>) {
   %k = tile.iota : tensor<8xi32>
   %one = arith.constant dense<1> : tensor<8xi32>
   %s = arith.addi %k, %one : tensor<8xi32>
-  %g = tile.gather %k[%s] axes [0] : tensor<8xi32>, tensor<8xi32> -> tensor<8xi32>
+  %g = tile.gather %k[%s] axes [0] : tensor<8xi32> [tensor<8xi32>] -> tensor<8xi32>
   tile.store %g, %o[%c0] : tensor<8xi32> -> !tile.view<?xi32>
 }
 )mlir";

@@ -26,7 +26,49 @@ tile.kernel @gather_both_axes(%v: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>) 
   %j = tile.iota dim 1 : tensor<64x16xi32, #mma>
   %r = arith.subi %c63, %i : tensor<64x16xi32, #mma>
   %c = arith.subi %c15, %j : tensor<64x16xi32, #mma>
-  %g = tile.gather %t[%r, %c] axes [0, 1] : tensor<64x16xf32, #mma>, tensor<64x16xi32, #mma>, tensor<64x16xi32, #mma> -> tensor<64x16xf32, #mma>
+  %g = tile.gather %t[%r, %c] axes [0, 1] : tensor<64x16xf32, #mma> [tensor<64x16xi32, #mma>, tensor<64x16xi32, #mma>] -> tensor<64x16xf32, #mma>
   tile.store %g, %w[%c0, %c0] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
+}
+}
+
+// Two sources through the same indices (the real and imaginary planes of
+// the conv inner pass's partner): one exchange for both. Each source has 4
+// KB of the scratch, both are stored between the same two barriers, and
+// each result register reads both planes at one address, the second 4096
+// bytes on.
+// CHECK-LABEL: llvm.func @gather_two_sources(
+// CHECK-SAME:    tile.shared_bytes = 8192
+// CHECK-COUNT-1: nvvm.barrier
+// CHECK-COUNT-8: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK-NOT:     nvvm.barrier
+// CHECK:         llvm.getelementptr %{{.*}}[4096] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-NOT:     nvvm.barrier
+// CHECK-COUNT-8: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK-NOT:     !llvm.ptr<3>
+// CHECK:         nvvm.barrier
+// CHECK-NOT:     nvvm.barrier
+// CHECK:         %[[AT:.*]] = llvm.getelementptr {{.*}} -> !llvm.ptr<3>, f32
+// CHECK-NEXT:    llvm.load %[[AT]] : !llvm.ptr<3> -> f32
+// CHECK-NEXT:    %[[IM:.*]] = llvm.getelementptr %[[AT]][4096] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-NEXT:    llvm.load %[[IM]] : !llvm.ptr<3> -> f32
+// CHECK-COUNT-14: llvm.load {{.*}} !llvm.ptr<3>
+// CHECK-NOT:     nvvm.barrier
+// CHECK-NOT:     !llvm.ptr<3>
+// CHECK:         llvm.return
+module attributes {tile.num_warps = 4 : i32} {
+tile.kernel @gather_two_sources(%v: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %re = tile.load %v[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+  %im = tile.load %v[%c64, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+  %c63 = arith.constant dense<63> : tensor<64x16xi32, #mma>
+  %c15 = arith.constant dense<15> : tensor<64x16xi32, #mma>
+  %i = tile.iota : tensor<64x16xi32, #mma>
+  %j = tile.iota dim 1 : tensor<64x16xi32, #mma>
+  %r = arith.subi %c63, %i : tensor<64x16xi32, #mma>
+  %c = arith.subi %c15, %j : tensor<64x16xi32, #mma>
+  %gr, %gi = tile.gather %re, %im[%r, %c] axes [0, 1] : tensor<64x16xf32, #mma>, tensor<64x16xf32, #mma> [tensor<64x16xi32, #mma>, tensor<64x16xi32, #mma>] -> tensor<64x16xf32, #mma>, tensor<64x16xf32, #mma>
+  tile.store %gr, %w[%c0, %c0] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
+  tile.store %gi, %w[%c64, %c0] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
 }
 }

@@ -589,7 +589,7 @@ tile.kernel @splat_non_power_of_two(%s: f32) {
 
 func.func @gather_axis(%s: tensor<8x16xf32>, %i: tensor<8x16xi32>) {
   // expected-error @+1 {{'tile.gather' op axis 2 is out of range for a tile of rank 2}}
-  %0 = tile.gather %s[%i] axes [2] : tensor<8x16xf32>, tensor<8x16xi32> -> tensor<8x16xf32>
+  %0 = tile.gather %s[%i] axes [2] : tensor<8x16xf32> [tensor<8x16xi32>] -> tensor<8x16xf32>
   return
 }
 
@@ -597,7 +597,7 @@ func.func @gather_axis(%s: tensor<8x16xf32>, %i: tensor<8x16xi32>) {
 
 func.func @gather_rank(%s: tensor<8x16xf32>, %i: tensor<16xi32>) {
   // expected-error @+1 {{'tile.gather' op indices must have the rank of the source (2), got 1}}
-  %0 = tile.gather %s[%i] axes [1] : tensor<8x16xf32>, tensor<16xi32> -> tensor<16xf32>
+  %0 = tile.gather %s[%i] axes [1] : tensor<8x16xf32> [tensor<16xi32>] -> tensor<16xf32>
   return
 }
 
@@ -605,7 +605,7 @@ func.func @gather_rank(%s: tensor<8x16xf32>, %i: tensor<16xi32>) {
 
 func.func @gather_other_dim(%s: tensor<8x16xf32>, %i: tensor<4x16xi32>) {
   // expected-error @+1 {{'tile.gather' op indices dimension 0 is 4 but the source's is 8; only the gathered axes may differ}}
-  %0 = tile.gather %s[%i] axes [1] : tensor<8x16xf32>, tensor<4x16xi32> -> tensor<4x16xf32>
+  %0 = tile.gather %s[%i] axes [1] : tensor<8x16xf32> [tensor<4x16xi32>] -> tensor<4x16xf32>
   return
 }
 
@@ -613,7 +613,7 @@ func.func @gather_other_dim(%s: tensor<8x16xf32>, %i: tensor<4x16xi32>) {
 
 func.func @gather_result_shape(%s: tensor<8x16xf32>, %i: tensor<8x4xi32>) {
   // expected-error @+1 {{'tile.gather' op result shape must be the indices shape}}
-  %0 = tile.gather %s[%i] axes [1] : tensor<8x16xf32>, tensor<8x4xi32> -> tensor<8x16xf32>
+  %0 = tile.gather %s[%i] axes [1] : tensor<8x16xf32> [tensor<8x4xi32>] -> tensor<8x16xf32>
   return
 }
 
@@ -621,7 +621,7 @@ func.func @gather_result_shape(%s: tensor<8x16xf32>, %i: tensor<8x4xi32>) {
 
 func.func @gather_result_type(%s: tensor<8x16xf32>, %i: tensor<8x4xi32>) {
   // expected-error @+1 {{'tile.gather' op result element type must match the source}}
-  %0 = tile.gather %s[%i] axes [1] : tensor<8x16xf32>, tensor<8x4xi32> -> tensor<8x4xf16>
+  %0 = tile.gather %s[%i] axes [1] : tensor<8x16xf32> [tensor<8x4xi32>] -> tensor<8x4xf16>
   return
 }
 
@@ -629,7 +629,7 @@ func.func @gather_result_type(%s: tensor<8x16xf32>, %i: tensor<8x4xi32>) {
 
 func.func @gather_axis_twice(%s: tensor<8x16xf32>, %i: tensor<8x16xi32>) {
   // expected-error @+1 {{'tile.gather' op axis 1 is gathered twice}}
-  %0 = tile.gather %s[%i, %i] axes [1, 1] : tensor<8x16xf32>, tensor<8x16xi32>, tensor<8x16xi32> -> tensor<8x16xf32>
+  %0 = tile.gather %s[%i, %i] axes [1, 1] : tensor<8x16xf32> [tensor<8x16xi32>, tensor<8x16xi32>] -> tensor<8x16xf32>
   return
 }
 
@@ -637,7 +637,7 @@ func.func @gather_axis_twice(%s: tensor<8x16xf32>, %i: tensor<8x16xi32>) {
 
 func.func @gather_axes_count(%s: tensor<8x16xf32>, %i: tensor<8x16xi32>) {
   // expected-error @+1 {{'tile.gather' op has 2 index tiles but 1 axes}}
-  %0 = tile.gather %s[%i, %i] axes [0] : tensor<8x16xf32>, tensor<8x16xi32>, tensor<8x16xi32> -> tensor<8x16xf32>
+  %0 = tile.gather %s[%i, %i] axes [0] : tensor<8x16xf32> [tensor<8x16xi32>, tensor<8x16xi32>] -> tensor<8x16xf32>
   return
 }
 
@@ -645,7 +645,7 @@ func.func @gather_axes_count(%s: tensor<8x16xf32>, %i: tensor<8x16xi32>) {
 
 func.func @gather_no_indices(%s: tensor<8x16xf32>) {
   // expected-error @+1 {{'tile.gather' op needs at least one index tile}}
-  %0 = "tile.gather"(%s) <{axes = array<i64>}> : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %0 = "tile.gather"(%s) <{axes = array<i64>, operandSegmentSizes = array<i32: 1, 0>}> : (tensor<8x16xf32>) -> tensor<8x16xf32>
   return
 }
 
@@ -653,7 +653,39 @@ func.func @gather_no_indices(%s: tensor<8x16xf32>) {
 
 func.func @gather_index_shapes(%s: tensor<8x16xf32>, %i: tensor<8x16xi32>, %j: tensor<8x8xi32>) {
   // expected-error @+1 {{'tile.gather' op index tiles must share one shape}}
-  %0 = tile.gather %s[%i, %j] axes [0, 1] : tensor<8x16xf32>, tensor<8x16xi32>, tensor<8x8xi32> -> tensor<8x16xf32>
+  %0 = tile.gather %s[%i, %j] axes [0, 1] : tensor<8x16xf32> [tensor<8x16xi32>, tensor<8x8xi32>] -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @gather_sources_differ(%s: tensor<8x16xf32>, %t: tensor<8x16xf16>, %i: tensor<8x16xi32>) {
+  // expected-error @+1 {{'tile.gather' op sources must share one type, got 'tensor<8x16xf32>' and 'tensor<8x16xf16>'}}
+  %0:2 = tile.gather %s, %t[%i] axes [0] : tensor<8x16xf32>, tensor<8x16xf16> [tensor<8x16xi32>] -> tensor<8x16xf32>, tensor<8x16xf16>
+  return
+}
+
+// -----
+
+func.func @gather_results_differ(%s: tensor<8x16xf32>, %i: tensor<8x16xi32>) {
+  // expected-error @+1 {{'tile.gather' op results must share one type, got 'tensor<8x16xf32>' and 'tensor<8x8xf32>'}}
+  %0:2 = tile.gather %s, %s[%i] axes [0] : tensor<8x16xf32>, tensor<8x16xf32> [tensor<8x16xi32>] -> tensor<8x16xf32>, tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_result_count(%s: tensor<8x16xf32>, %i: tensor<8x16xi32>) {
+  // expected-error @+1 {{'tile.gather' op has 2 sources but 1 results}}
+  %0 = tile.gather %s, %s[%i] axes [0] : tensor<8x16xf32>, tensor<8x16xf32> [tensor<8x16xi32>] -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @gather_no_source(%i: tensor<8x16xi32>) {
+  // expected-error @+1 {{'tile.gather' op needs at least one source}}
+  %0 = "tile.gather"(%i) <{axes = array<i64: 0>, operandSegmentSizes = array<i32: 0, 1>}> : (tensor<8x16xi32>) -> tensor<8x16xf32>
   return
 }
 
@@ -661,6 +693,6 @@ func.func @gather_index_shapes(%s: tensor<8x16xf32>, %i: tensor<8x16xi32>, %j: t
 
 func.func @gather_float_indices(%s: tensor<8x16xf32>, %i: tensor<8x4xf32>) {
   // expected-error @+1 {{'tile.gather' op operand #1 must be variadic of tile (ranked tensor with static power-of-two dimensions) of i1/i8/i16/i32/i64 elements}}
-  %0 = tile.gather %s[%i] axes [1] : tensor<8x16xf32>, tensor<8x4xf32> -> tensor<8x4xf32>
+  %0 = tile.gather %s[%i] axes [1] : tensor<8x16xf32> [tensor<8x4xf32>] -> tensor<8x4xf32>
   return
 }

@@ -650,11 +650,13 @@ module {
 // -----
 
 // tile.gather: the k -> -k mod n reversal of real-input FFT packing, a
-// gather along the second axis of a 2-D tile, and one along both.
+// gather along the second axis of a 2-D tile, one along both, and two
+// tiles through the same indices.
 // CHECK-LABEL: tile.kernel @gather(
-// CHECK: tile.gather %{{.*}}[%{{.*}}] axes [0] : tensor<64xf32>, tensor<64xi32> -> tensor<64xf32>
-// CHECK: tile.gather %{{.*}}[%{{.*}}] axes [1] : tensor<8x16xbf16>, tensor<8x4xi64> -> tensor<8x4xbf16>
-// CHECK: tile.gather %{{.*}}[%{{.*}}, %{{.*}}] axes [0, 1] : tensor<8x16xbf16>, tensor<8x16xi32>, tensor<8x16xi32> -> tensor<8x16xbf16>
+// CHECK: tile.gather %{{.*}}[%{{.*}}] axes [0] : tensor<64xf32> [tensor<64xi32>] -> tensor<64xf32>
+// CHECK: tile.gather %{{.*}}[%{{.*}}] axes [1] : tensor<8x16xbf16> [tensor<8x4xi64>] -> tensor<8x4xbf16>
+// CHECK: tile.gather %{{.*}}[%{{.*}}, %{{.*}}] axes [0, 1] : tensor<8x16xbf16> [tensor<8x16xi32>, tensor<8x16xi32>] -> tensor<8x16xbf16>
+// CHECK: %{{.*}}:2 = tile.gather %{{.*}}, %{{.*}}[%{{.*}}] axes [0] : tensor<64xf32>, tensor<64xf32> [tensor<64xi32>] -> tensor<64xf32>, tensor<64xf32>
 tile.kernel @gather(%x: !tile.view<?xf32>, %w: !tile.view<?x?xbf16>) {
   %c0 = arith.constant 0 : index
   %z = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<64xf32>
@@ -663,12 +665,13 @@ tile.kernel @gather(%x: !tile.view<?xf32>, %w: !tile.view<?x?xbf16>) {
   %m = arith.constant dense<63> : tensor<64xi32>
   %neg = arith.subi %n, %k : tensor<64xi32>
   %idx = arith.andi %neg, %m : tensor<64xi32>
-  %r = tile.gather %z[%idx] axes [0] : tensor<64xf32>, tensor<64xi32> -> tensor<64xf32>
+  %r = tile.gather %z[%idx] axes [0] : tensor<64xf32> [tensor<64xi32>] -> tensor<64xf32>
   %t = tile.load %w[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<8x16xbf16>
   %i = arith.constant dense<3> : tensor<8x4xi64>
-  %g = tile.gather %t[%i] axes [1] : tensor<8x16xbf16>, tensor<8x4xi64> -> tensor<8x4xbf16>
+  %g = tile.gather %t[%i] axes [1] : tensor<8x16xbf16> [tensor<8x4xi64>] -> tensor<8x4xbf16>
   %rows = tile.iota : tensor<8x16xi32>
   %cols = tile.iota dim 1 : tensor<8x16xi32>
-  %both = tile.gather %t[%rows, %cols] axes [0, 1] : tensor<8x16xbf16>, tensor<8x16xi32>, tensor<8x16xi32> -> tensor<8x16xbf16>
+  %both = tile.gather %t[%rows, %cols] axes [0, 1] : tensor<8x16xbf16> [tensor<8x16xi32>, tensor<8x16xi32>] -> tensor<8x16xbf16>
+  %re, %im = tile.gather %z, %r[%idx] axes [0] : tensor<64xf32>, tensor<64xf32> [tensor<64xi32>] -> tensor<64xf32>, tensor<64xf32>
   tile.return
 }
