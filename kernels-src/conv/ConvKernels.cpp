@@ -587,6 +587,8 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     p1.push_back(view("pre", c.dtype, 4));
   p1.push_back(view("work", c.dtype, 5));
   m.kernel(variantName("conv_outer_fwd", M, c, p), p1, [&](KernelArgs &args) {
+    if (int64_t blocks = outerBlocksPerSm(p, /*inverse=*/false))
+      min_blocks_per_sm(blocks);
     View u = args["u"], work = args["work"];
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);
     // An outer FFT of 8 takes its twiddle's 8 rows twice (outer8Matrices),
@@ -691,6 +693,8 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     p3.push_back(view("post", c.dtype, 4));
   p3.push_back(view("y", c.dtype, 4));
   m.kernel(variantName("conv_outer_inv", M, c, p), p3, [&](KernelArgs &args) {
+    if (int64_t blocks = outerBlocksPerSm(p, /*inverse=*/true))
+      min_blocks_per_sm(blocks);
     View work = args["work"], y = args["y"];
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);
     // In bf16 an inverse outer FFT of 8 runs on Tensor Cores: both halves

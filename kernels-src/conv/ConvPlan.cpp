@@ -178,6 +178,24 @@ std::vector<const char *> planKernels(const Plan &p) {
   return {"conv_outer_fwd", "conv_inner", "conv_outer_inv"};
 }
 
+int64_t outerBlocksPerSm(const Plan &p, bool inverse) {
+  if (p.fused)
+    return 0;
+  // ptxas gives the outer passes 88-96 registers, five CTAs of four warps
+  // an SM, each with one column block's loads in flight (4-8 KB). Six
+  // (80 registers, up to 16 bytes spilled) at 16K: forward 0.382 -> 0.364
+  // ms, inverse 0.421 -> 0.382, both gates 2.684 -> 2.585 ms in all; seven
+  // (72 registers, 32-44 bytes spilled): 0.362 and 0.412. At 8K the
+  // forward (outer 8, 256 columns a program) takes seven: 0.218 -> 0.198
+  // ms (six 0.206), and the inverse keeps five (six: 0.305 -> 0.323).
+  // H200, 16 x 768, bf16 (session 33, bench/RESULTS.md run80).
+  if (p.M == 16384)
+    return 6;
+  if (p.M == 8192 && !inverse)
+    return 7;
+  return 0;
+}
+
 std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   // Warps: the fused kernels hold 16 rows of the m1 x m2 matrix a warp (2
   // warps at 512, 4 at 1K and 2K: the left product's result is then the

@@ -149,6 +149,12 @@ ViewShape outerSequenceView(const Plan &plan, int64_t batch, int64_t channels);
 std::array<int64_t, 3> outerGrid(const Plan &plan, int64_t batch,
                                  int64_t channels);
 
+/// The CTAs an SM that an outer pass of a multi-pass plan asks registers
+/// for (the kernel's min_blocks_per_sm; 0: ptxas's choice), as measured on
+/// the H200 (bench/RESULTS.md). The outer passes are memory bound with
+/// little in flight a CTA, so more CTAs an SM move more bytes at once.
+int64_t outerBlocksPerSm(const Plan &p, bool inverse);
+
 /// The tile-compile flags (after --target sm_90a) the kernel library
 /// compiles a plan's kernels with, as measured on the H200
 /// (bench/RESULTS.md): warps, LICM, blocks per SM and the pairing, fma and

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialect/TileOps.h"
 #include "kernels-src/conv/Conv.h"
 #include "kernels-src/common/Check.h"
 
@@ -534,6 +535,32 @@ TEST(ConvPlan, FftSizeAndPaths) {
   EXPECT_EQ(conv::plan(2, /*forceMultiPass=*/true).factors,
             (std::vector<int64_t>{16}));
   EXPECT_EQ(conv::plan(4096, /*forceMultiPass=*/true).outer, 16);
+}
+
+// The outer passes of 8K and 16K ask registers for more CTAs an SM
+// (min_blocks_per_sm on their tile.kernel; H200, session 33); the inner
+// pass, the fused kernels and the longer outer passes (138 to 255
+// registers) leave it to ptxas.
+TEST(ConvPlan, OuterBlocksPerSm) {
+  auto blocks = [](int64_t seqlen, const std::string &prefix) {
+    dsl::KernelModule module;
+    conv::build(module, seqlen, conv::Config{});
+    int64_t found = -1;
+    module.module().walk([&](tessera::tile::KernelOp k) {
+      if (k.getSymName().starts_with(prefix))
+        found = k.getMinBlocksPerSm().value_or(0);
+    });
+    return found;
+  };
+  EXPECT_EQ(blocks(16384, "conv_outer_fwd"), 6);
+  EXPECT_EQ(blocks(16384, "conv_outer_inv"), 6);
+  EXPECT_EQ(blocks(16384, "conv_inner"), 0);
+  EXPECT_EQ(blocks(8192, "conv_outer_fwd"), 7);
+  EXPECT_EQ(blocks(8192, "conv_outer_inv"), 0);
+  EXPECT_EQ(blocks(32768, "conv_outer_fwd"), 0);
+  EXPECT_EQ(blocks(65536, "conv_outer_inv"), 0);
+  EXPECT_EQ(blocks(4096, "conv_fused"), 0);
+  EXPECT_EQ(conv::outerBlocksPerSm(conv::plan(16000), false), 6);
 }
 
 TEST(ConvPlan, CompileFlagsPerLength) {
