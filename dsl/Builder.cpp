@@ -1254,6 +1254,8 @@ Values ifElse(const Scalar &cond, const Values &types,
   OpBuilder &b = builder(loc);
   std::exception_ptr error;
   std::vector<Type> resultTypes;
+  // The first branch built sets the result types (possibly none).
+  bool typed = false;
   auto region = [&](const std::function<Values()> &fn) {
     return [&, fn](OpBuilder &nested, Location l) {
       Values out;
@@ -1261,9 +1263,10 @@ Values ifElse(const Scalar &cond, const Values &types,
         BuilderScope scope(nested);
         if (fn)
           out = fn();
-        if (resultTypes.empty())
+        if (!typed)
           for (Value v : out)
             resultTypes.push_back(v ? v.getType() : Type());
+        typed = true;
         if (out.size() != resultTypes.size())
           fail(loc, "the branches of if_else return different numbers of "
                     "values");

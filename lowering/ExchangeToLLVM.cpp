@@ -39,22 +39,23 @@ std::vector<int64_t> permuteRegisters(tile::PermuteOp op) {
 } // namespace
 
 namespace {
+/// The bytes a tile takes in shared memory: its elements as the registers
+/// hold them (tf32 as f32: four bytes, not the three of its 19 bits).
+int64_t sharedBytesOf(Type t) {
+  auto tensor = cast<RankedTensorType>(t);
+  Type e = TileTypeConverter::registerElementType(tensor.getElementType());
+  return tensor.getNumElements() * elementBytes(e);
+}
+
 /// The bytes between the sources of a gather in its scratch (a multiple of
 /// 128, so every source's swizzle pattern starts aligned).
 int64_t gatherSourceStride(Type sourceType) {
-  auto tensor = cast<RankedTensorType>(sourceType);
-  int64_t bytes =
-      tensor.getNumElements() * elementBytes(tensor.getElementType());
-  return llvm::alignTo(bytes, 128);
+  return llvm::alignTo(sharedBytesOf(sourceType), 128);
 }
 } // namespace
 
 int64_t sharedScratchBytes(Operation *op) {
-  auto bytesOf = [](Type t) {
-    auto tensor = cast<RankedTensorType>(t);
-    Type e = tensor.getElementType();
-    return tensor.getNumElements() * elementBytes(e);
-  };
+  auto bytesOf = sharedBytesOf;
   if (auto mma = dyn_cast<tile::MmaOp>(op))
     return bytesOf(mma.getA().getType()) + bytesOf(mma.getB().getType());
   if (isa<tile::ConvertLayoutOp, tile::ReshapeOp>(op)) {

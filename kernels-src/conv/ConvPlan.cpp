@@ -183,7 +183,7 @@ int64_t outerBlocksPerSm(const Plan &p, bool inverse) {
     return 0;
   // ptxas gives the outer passes 88-96 registers, five CTAs of four warps
   // an SM, each with one column block's loads in flight (4-8 KB). Six
-  // (80 registers, up to 16 bytes spilled) at 16K: forward 0.382 -> 0.364
+  // (80 registers, 4-32 bytes spilled) at 16K: forward 0.382 -> 0.364
   // ms, inverse 0.421 -> 0.382, both gates 2.684 -> 2.585 ms in all; seven
   // (72 registers, 32-44 bytes spilled): 0.362 and 0.412. At 8K the
   // forward (outer 8, 256 columns a program) takes seven: 0.218 -> 0.198

@@ -403,5 +403,11 @@ TEST(Dsl, GatherOfTwoTilesInABranchAndItsErrors) {
   expectErrorAt(
       [&] { m.kernel("none", {}, [&](KernelArgs &) { gather(std::vector<Tile>{}, {iota(16)}, {0}); }); },
       line, "gather needs at least one tile");
+  // Branches of different counts: an error at the call, even when the
+  // first branch gives none.
+  line = __LINE__ + 2;
+  expectErrorAt(
+      [&] { m.kernel("counts", {scalar("c", i32)}, [&](KernelArgs &a) { if_else(Scalar(a["c"]) != cast(Scalar(0), i32), [&] { return std::vector<Tile>{}; }, [&] { return std::vector<Tile>{iota(16), iota(16)}; }); }); },
+      line, "the branches of if_else return different numbers of values");
 }
 } // namespace

@@ -72,3 +72,44 @@ tile.kernel @gather_two_sources(%v: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>
   tile.store %gi, %w[%c64, %c0] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
 }
 }
+
+// Sources of 64 bytes (16 f32) take 128 bytes each, so that every source
+// starts aligned; tf32 sources take four bytes an element, as the f32
+// registers that hold them (not the three bytes of its 19 bits).
+// CHECK-LABEL: llvm.func @gather_small_sources(
+// CHECK-SAME:    tile.shared_bytes = 256
+// CHECK:         llvm.getelementptr %{{.*}}[128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-LABEL: llvm.func @gather_tf32_sources(
+// CHECK-SAME:    tile.shared_bytes = 8192
+// CHECK:         llvm.getelementptr %{{.*}}[4096] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+#b1 = #tile.blocked<spt = [1], tpw = [32], wpc = [4], order = [0]>
+module attributes {tile.num_warps = 4 : i32} {
+tile.kernel @gather_small_sources(%v: !tile.view<?xf32>, %w: !tile.view<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %a = tile.load %v[%c0] : !tile.view<?xf32> -> tensor<16xf32, #b1>
+  %b = tile.load %v[%c16] : !tile.view<?xf32> -> tensor<16xf32, #b1>
+  %c15 = arith.constant dense<15> : tensor<16xi32, #b1>
+  %i = tile.iota : tensor<16xi32, #b1>
+  %r = arith.subi %c15, %i : tensor<16xi32, #b1>
+  %ga, %gb = tile.gather %a, %b[%r] axes [0] : tensor<16xf32, #b1>, tensor<16xf32, #b1> [tensor<16xi32, #b1>] -> tensor<16xf32, #b1>, tensor<16xf32, #b1>
+  tile.store %ga, %w[%c0] : tensor<16xf32, #b1> -> !tile.view<?xf32>
+  tile.store %gb, %w[%c16] : tensor<16xf32, #b1> -> !tile.view<?xf32>
+}
+tile.kernel @gather_tf32_sources(%v: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %re = tile.load %v[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+  %im = tile.load %v[%c64, %c0] : !tile.view<?x?xf32> -> tensor<64x16xf32, #mma>
+  %tr = arith.truncf %re : tensor<64x16xf32, #mma> to tensor<64x16xtf32, #mma>
+  %ti = arith.truncf %im : tensor<64x16xf32, #mma> to tensor<64x16xtf32, #mma>
+  %c63 = arith.constant dense<63> : tensor<64x16xi32, #mma>
+  %i = tile.iota : tensor<64x16xi32, #mma>
+  %r = arith.subi %c63, %i : tensor<64x16xi32, #mma>
+  %gr, %gi = tile.gather %tr, %ti[%r] axes [0] : tensor<64x16xtf32, #mma>, tensor<64x16xtf32, #mma> [tensor<64x16xi32, #mma>] -> tensor<64x16xtf32, #mma>, tensor<64x16xtf32, #mma>
+  %er = arith.extf %gr : tensor<64x16xtf32, #mma> to tensor<64x16xf32, #mma>
+  %ei = arith.extf %gi : tensor<64x16xtf32, #mma> to tensor<64x16xf32, #mma>
+  tile.store %er, %w[%c0, %c0] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
+  tile.store %ei, %w[%c64, %c0] : tensor<64x16xf32, #mma> -> !tile.view<?x?xf32>
+}
+}

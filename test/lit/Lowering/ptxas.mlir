@@ -24,7 +24,7 @@
 // checked by tools/conv-flags.mlir): the inner pass's rows arrive by
 // cp.async (copied ahead), and the inner pass spills nothing (the outer
 // passes, held to six CTAs an SM, spill what test/gpu/ptxas-ledger.txt
-// records).
+// records, which the library-ptxas-audit test checks).
 // RUN: tessera print conv --dtype bf16 --seqlen 16384 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv16kl.ptx
 // RUN: FileCheck %s --input-file %t.conv16kl.ptx --check-prefix=CPASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv16kl.ptx -o %t.conv16kl.cubin 2>&1 | FileCheck %s --check-prefixes=INNER,NOINJECT
