@@ -2253,44 +2253,52 @@ bool Interp::execGather(tile::GatherOp op) {
     if (!indices.back())
       return false;
   }
+  // The sources share one shape: the element each result element reads
+  // is found once for all of them.
+  const llvm::SmallVector<int64_t, 4> &shape = sources.front()->shape;
+  const llvm::SmallVector<int64_t, 4> &rshape = indices.front()->shape;
   llvm::ArrayRef<int64_t> axes = op.getAxes();
-  for (auto [source, result] : llvm::zip(sources, op.getResults())) {
-    const RtValue *s = source;
+  if (axes.size() != indices.size())
+    return fail(op, "internal error: gather shapes");
+  for (size_t k = 0; k < axes.size(); ++k)
+    if (indices[k]->shape != rshape ||
+        axes[k] >= static_cast<int64_t>(shape.size()))
+      return fail(op, "internal error: gather shapes");
+  llvm::SmallVector<int64_t, 4> ss = rowMajorStrides(shape);
+  llvm::SmallVector<int64_t, 4> coord(rshape.size(), 0), from;
+  std::vector<int64_t> read;
+  for (int64_t k = 0; k < indices.front()->numel; ++k) {
+    from.assign(coord.begin(), coord.end());
+    for (size_t a = 0; a < axes.size(); ++a) {
+      const int64_t j = indices[a]->i()[k], n = shape[axes[a]];
+      if (j < 0 || j >= n)
+        return fail(op, "index " + std::to_string(j) + " at element " +
+                            std::to_string(k) + " is outside [0, " +
+                            std::to_string(n) + ") along axis " +
+                            std::to_string(axes[a]));
+      from[axes[a]] = j;
+    }
+    int64_t src = 0;
+    for (size_t d = 0; d < from.size(); ++d)
+      src += from[d] * ss[d];
+    read.push_back(src);
+    for (int64_t d = int64_t(coord.size()) - 1; d >= 0; --d) {
+      if (++coord[d] < rshape[d])
+        break;
+      coord[d] = 0;
+    }
+  }
+  for (auto [s, result] : llvm::zip(sources, op.getResults())) {
     RtValue r;
     if (!makeResult(op, result.getType(), r))
       return false;
-    if (r.kind != s->kind || axes.size() != indices.size())
+    if (r.kind != s->kind || r.shape != rshape || s->shape != shape)
       return fail(op, "internal error: gather shapes");
-    for (size_t k = 0; k < axes.size(); ++k)
-      if (r.shape != indices[k]->shape ||
-          axes[k] >= static_cast<int64_t>(s->shape.size()))
-        return fail(op, "internal error: gather shapes");
-    llvm::SmallVector<int64_t, 4> ss = rowMajorStrides(s->shape);
-    llvm::SmallVector<int64_t, 4> coord(r.shape.size(), 0), from;
-    for (int64_t k = 0; k < r.numel; ++k) {
-      from.assign(coord.begin(), coord.end());
-      for (size_t a = 0; a < axes.size(); ++a) {
-        const int64_t j = indices[a]->i()[k], n = s->shape[axes[a]];
-        if (j < 0 || j >= n)
-          return fail(op, "index " + std::to_string(j) + " at element " +
-                              std::to_string(k) + " is outside [0, " +
-                              std::to_string(n) + ") along axis " +
-                              std::to_string(axes[a]));
-        from[axes[a]] = j;
-      }
-      int64_t src = 0;
-      for (size_t d = 0; d < from.size(); ++d)
-        src += from[d] * ss[d];
+    for (int64_t k = 0; k < r.numel; ++k)
       if (r.kind == RtValue::Kind::Float)
-        r.f()[k] = s->f()[src];
+        r.f()[k] = s->f()[read[k]];
       else
-        r.i()[k] = s->i()[src];
-      for (int64_t d = int64_t(coord.size()) - 1; d >= 0; --d) {
-        if (++coord[d] < r.shape[d])
-          break;
-        coord[d] = 0;
-      }
-    }
+        r.i()[k] = s->i()[read[k]];
     bind(result, std::move(r));
   }
   return true;
