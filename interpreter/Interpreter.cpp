@@ -2288,8 +2288,11 @@ bool Interp::execGather(tile::GatherOp op) {
       coord[d] = 0;
     }
   }
+  // Bound only once all are made: binding may grow the environment, which
+  // moves the sources the pointers above point to.
+  llvm::SmallVector<RtValue, 2> results;
   for (auto [s, result] : llvm::zip(sources, op.getResults())) {
-    RtValue r;
+    RtValue &r = results.emplace_back();
     if (!makeResult(op, result.getType(), r))
       return false;
     if (r.kind != s->kind || r.shape != rshape || s->shape != shape)
@@ -2299,8 +2302,9 @@ bool Interp::execGather(tile::GatherOp op) {
         r.f()[k] = s->f()[read[k]];
       else
         r.i()[k] = s->i()[read[k]];
-    bind(result, std::move(r));
   }
+  for (auto [result, r] : llvm::zip(op.getResults(), results))
+    bind(result, std::move(r));
   return true;
 }
 

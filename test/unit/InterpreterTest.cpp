@@ -1415,6 +1415,59 @@ tile.kernel @g(%x: !tile.view<?x?xf32>, %o: !tile.view<?x?xf32>,
   EXPECT_GT(differ, 0);
 }
 
+// A gather of several sources binds its results while it still reads its
+// sources: with any number of values before it (so that one of the runs
+// grows the environment while the gather binds), every result is right.
+TEST_F(InterpreterTest, GatherOfSeveralSourcesWhileTheEnvironmentGrows) {
+  for (int fillers = 0; fillers < 100; ++fillers) {
+    std::string src = R"mlir(
+tile.kernel @g(%x: !tile.view<?xf32>, %o: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<8xf32>
+  %one = arith.constant dense<1.0> : tensor<8xf32>
+)mlir";
+    std::string last = "%one";
+    for (int k = 0; k < fillers; ++k) {
+      src += "  %f" + std::to_string(k) + " = arith.addf " + last +
+             ", %one : tensor<8xf32>\n";
+      last = "%f" + std::to_string(k);
+    }
+    src += R"mlir(
+  %s1 = arith.addf %t, %one : tensor<8xf32>
+  %s2 = arith.addf %s1, %one : tensor<8xf32>
+  %s3 = arith.addf %s2, %one : tensor<8xf32>
+  %k = tile.iota : tensor<8xi32>
+  %n = arith.constant dense<8> : tensor<8xi32>
+  %m = arith.constant dense<7> : tensor<8xi32>
+  %d = arith.subi %n, %k : tensor<8xi32>
+  %r = arith.andi %d, %m : tensor<8xi32>
+  %g:4 = tile.gather %t, %s1, %s2, %s3[%r] axes [0] : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32> [tensor<8xi32>] -> tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+  %g0 = tile.reshape %g#0 : tensor<8xf32> -> tensor<1x8xf32>
+  %g1 = tile.reshape %g#1 : tensor<8xf32> -> tensor<1x8xf32>
+  %g2 = tile.reshape %g#2 : tensor<8xf32> -> tensor<1x8xf32>
+  %g3 = tile.reshape %g#3 : tensor<8xf32> -> tensor<1x8xf32>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  tile.store %g0, %o[%c0, %c0] : tensor<1x8xf32> -> !tile.view<?x?xf32>
+  tile.store %g1, %o[%c1, %c0] : tensor<1x8xf32> -> !tile.view<?x?xf32>
+  tile.store %g2, %o[%c2, %c0] : tensor<1x8xf32> -> !tile.view<?x?xf32>
+  tile.store %g3, %o[%c3, %c0] : tensor<1x8xf32> -> !tile.view<?x?xf32>
+}
+)mlir";
+    Buffer x(DType::f32, {8}), o(DType::f32, {4, 8});
+    for (int64_t k = 0; k < 8; ++k)
+      x.set(k, 10.0 * k);
+    o.poison();
+    Status st = run(src, "g", {view(x), view(o)});
+    ASSERT_TRUE(st) << fillers << " fillers: " << st.message;
+    for (int s = 0; s < 4; ++s)
+      for (int i = 0; i < 8; ++i)
+        ASSERT_EQ(o.get(s * 8 + i), 10.0 * ((8 - i) % 8) + s)
+            << fillers << " fillers, source " << s << ", element " << i;
+  }
+}
+
 TEST_F(InterpreterTest, GatherIndexOutOfRangeIsAnError) {
   const char *src = R"mlir(
 tile.kernel @g(%o: !tile.view<?xi32>) {
