@@ -20,6 +20,14 @@ tile.kernel @ints() { %s = tile.local_alloc : !tile.smem<8x64xi32, #tile.nvmma_s
 
 // -----
 
+// tf32 lives only in registers (f32 bits rounded for the Tensor Cores): a
+// buffer of it has no byte size, and the lowering sizes buffers by their
+// element type. f32 buffers are read as tf32 instead.
+// expected-error @+1 {{unsupported shared-memory element type 'tf32'}}
+tile.kernel @tf32() { %s = tile.local_alloc : !tile.smem<8x64xtf32> }
+
+// -----
+
 // expected-error @+1 {{shared-memory encoding must be #tile.nvmma_shared}}
 tile.kernel @enc() { %s = tile.local_alloc : !tile.smem<8x64xbf16, #tile.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>> }
 
