@@ -274,12 +274,14 @@ Complex loadComplexRow(const View &v, const std::vector<Scalar> &reIndex,
           reshape(load(v, imIndex, tile), shape)};
 }
 
+ElementType elementType(const Config &c) {
+  return c.dtype == DType::f16 ? ElementType::f16 : ElementType::bf16;
+}
+
 std::string variantName(const char *kernel, int64_t M, const Config &c,
                         const Plan &p) {
   (void)M; // p.M
-  return kernelName(
-      kernel, p, c.dtype == DType::f16 ? ElementType::f16 : ElementType::bf16,
-      c.preGate, c.postGate);
+  return kernelName(kernel, p, elementType(c), c.preGate, c.postGate);
 }
 
 /// u' (or y) of one (batch, channel) as packed complex z[n] = v[2n] + i
@@ -531,34 +533,6 @@ std::pair<Tile, Tile> outer8Matrices(DType dtype) {
   return {constant({n, n}, dtype, first), constant({n, n}, dtype, second)};
 }
 
-/// The inverse outer matrices of an outer FFT of 8, 16 x 32: the [Xr; Xi]
-/// input (16 rows) of each half of the column block is half of K = 32, and
-/// the 8 output rows (yr and yi of 4 outputs) of each half half of M = 16.
-/// Input row 16 h + 8 p + k is part p of frequency k at column c + h W / 2;
-/// output row 8 j + 4 h + o is part j of output o at column c + h W / 2
-/// (parts j of an output 8 rows apart, in one mma thread). With P = X o
-/// twr and Q = X o twi (tw the inverse twiddle) and F' = conj(F_8) on its
-/// first 4 rows, block-diagonal over h:
-///   yr = [Re F', -Im F'] P + [-Im F', -Re F'] Q,
-///   yi = [Im F', Re F'] P + [Re F', -Im F'] Q.
-std::pair<Tile, Tile> outer8InverseMatrices(DType dtype) {
-  const int64_t Mo = 8, rows = 16, cols = 32;
-  std::vector<double> first(rows * cols), second(rows * cols);
-  for (int64_t R = 0; R < rows; ++R)
-    for (int64_t C = 0; C < cols; ++C) {
-      const int64_t j = R / 8, h = R / 4 % 2, o = R % 4;
-      const int64_t hc = C / 16, part = C / 8 % 2, k = C % 8;
-      if (h != hc)
-        continue;
-      const double a = 2.0 * M_PI * double((o * k) % Mo) / double(Mo);
-      const double re = std::cos(a), im = std::sin(a);
-      std::tie(first[R * cols + C], second[R * cols + C]) =
-          foldedTwiddleEntries(re, im, j == 1, part == 1);
-    }
-  return {constant({rows, cols}, dtype, first),
-          constant({rows, cols}, dtype, second)};
-}
-
 void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   const int64_t M = p.M, Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
   const int64_t half = Mo / 2;
@@ -587,7 +561,7 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     p1.push_back(view("pre", c.dtype, 4));
   p1.push_back(view("work", c.dtype, 5));
   m.kernel(variantName("conv_outer_fwd", M, c, p), p1, [&](KernelArgs &args) {
-    if (int64_t blocks = outerBlocksPerSm(p, /*inverse=*/false))
+    if (int64_t blocks = outerBlocksPerSm(p, /*inverse=*/false, elementType(c)))
       min_blocks_per_sm(blocks);
     View u = args["u"], work = args["work"];
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);
@@ -693,49 +667,15 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     p3.push_back(view("post", c.dtype, 4));
   p3.push_back(view("y", c.dtype, 4));
   m.kernel(variantName("conv_outer_inv", M, c, p), p3, [&](KernelArgs &args) {
-    if (int64_t blocks = outerBlocksPerSm(p, /*inverse=*/true))
+    if (int64_t blocks = outerBlocksPerSm(p, /*inverse=*/true, elementType(c)))
       min_blocks_per_sm(blocks);
     View work = args["work"], y = args["y"];
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);
-    // In bf16 an inverse outer FFT of 8 runs on Tensor Cores: both halves
-    // of the column block in one 16 x 32 product pair
-    // (outer8InverseMatrices), X as rows 16 h + 8 p + k of W / 2 columns.
-    // H200, 16 x 768 (session 26, bench/RESULTS.md run48): bf16 0.303 ->
-    // 0.304 ms, with both gates 0.368 -> 0.334; f16 stays on the CUDA
-    // cores, where it is faster (0.242 against 0.303, gated 0.308 against
-    // 0.335).
-    if (Mo == 8 && c.dtype == DType::bf16) {
-      const int64_t Wh = W / 2;
-      Tile X = cast(reshape(permute(reshape(load(work, {b, h, 0, 0, col},
-                                                 {1, 1, 2, Mo, W}),
-                                            {2, Mo, 2, Wh}),
-                                    {2, 0, 1, 3}),
-                            {32, Wh}),
-                    f32);
-      // The inverse twiddle at those rows: frequency r mod 8, column
-      // col W + (r / 16) W / 2 + c.
-      Tile r = reshape(iota(32), {32, 1});
-      Tile n = (r / 16.0) * double(Wh) + reshape(iota(Wh), {1, Wh}) +
-               cast(col * Scalar(W), i32);
-      Tile angle = cast((r % 8.0) * n, f32) * (2.0 * M_PI / double(M));
-      const std::pair<Tile, Tile> F = outer8InverseMatrices(c.dtype);
-      Tile out = mma(
-          F.second, cast(X * sin(angle), c.dtype),
-          mma(F.first, cast(X * cos(angle), c.dtype), zeros({16, Wh}, f32)));
-      // Rows 8 j + 4 h + o as (re, im) pairs of output o; rounded to the
-      // element type first where nothing else multiplies them (the same
-      // values, and half the bytes through the exchange that forms the
-      // pairs).
-      if (!c.postGate)
-        out = cast(out, c.dtype);
-      Tile pairs = reshape(permute(reshape(out, {2, 2, 4, Wh}), {2, 1, 3, 0}),
-                           {half, 2 * W});
-      if (c.postGate)
-        pairs = pairs * loadPairs(args["post"], b, h, col);
-      store(y, {b, h, 0, col},
-            reshape(cast(pairs, c.dtype), {1, 1, half, 2 * W}));
-      return;
-    }
+    // The inverse outer FFT of 8 (K = 8, half a Tensor Core K) runs on the
+    // CUDA cores in both types: in bf16 on five CTAs an SM
+    // (outerBlocksPerSm) 0.255 ms against 0.305 for a pair of 16 x 32
+    // Tensor Core products over both halves of the column block (H200, 16
+    // x 768, session 34, bench/RESULTS.md run90).
     const std::pair<Tile, Tile> F = outerMatrices(Mo, true, c.dtype);
     const Complex tw = twiddleMatrix(Mo, W, M, true, col * Scalar(W));
     auto plane = [&](int64_t which) {

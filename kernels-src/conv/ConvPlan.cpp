@@ -178,7 +178,7 @@ std::vector<const char *> planKernels(const Plan &p) {
   return {"conv_outer_fwd", "conv_inner", "conv_outer_inv"};
 }
 
-int64_t outerBlocksPerSm(const Plan &p, bool inverse) {
+int64_t outerBlocksPerSm(const Plan &p, bool inverse, ElementType dtype) {
   if (p.fused)
     return 0;
   // ptxas gives the outer passes 88-96 registers, five CTAs of four warps
@@ -187,12 +187,15 @@ int64_t outerBlocksPerSm(const Plan &p, bool inverse) {
   // ms, inverse 0.421 -> 0.382, both gates 2.684 -> 2.585 ms in all; seven
   // (72 registers, 32-44 bytes spilled): 0.362 and 0.412. At 8K the
   // forward (outer 8, 256 columns a program) takes seven: 0.218 -> 0.198
-  // ms (six 0.206), and the inverse keeps five (six: 0.305 -> 0.323).
-  // H200, 16 x 768, bf16 (session 33, bench/RESULTS.md run80).
+  // ms (six 0.206). H200, 16 x 768, bf16 (session 33, bench/RESULTS.md
+  // run80). The 8K inverse (on the CUDA cores) takes 126 registers in
+  // bf16 and 96 in f16 from ptxas: at five in bf16 (96 registers, spill-
+  // free) 0.300 -> 0.255 ms, both gates 0.362 -> 0.312; at six 0.267 and
+  // 0.320, and f16 at six 0.240 -> 0.262 (session 34, run90).
   if (p.M == 16384)
     return 6;
-  if (p.M == 8192 && !inverse)
-    return 7;
+  if (p.M == 8192)
+    return inverse ? (dtype == ElementType::bf16 ? 5 : 0) : 7;
   return 0;
 }
 

@@ -149,12 +149,6 @@ ViewShape outerSequenceView(const Plan &plan, int64_t batch, int64_t channels);
 std::array<int64_t, 3> outerGrid(const Plan &plan, int64_t batch,
                                  int64_t channels);
 
-/// The CTAs an SM that an outer pass of a multi-pass plan asks registers
-/// for (the kernel's min_blocks_per_sm; 0: ptxas's choice), as measured on
-/// the H200 (bench/RESULTS.md). The outer passes are memory bound with
-/// little in flight a CTA, so more CTAs an SM move more bytes at once.
-int64_t outerBlocksPerSm(const Plan &p, bool inverse);
-
 /// The tile-compile flags (after --target sm_90a) the kernel library
 /// compiles a plan's kernels with, as measured on the H200
 /// (bench/RESULTS.md): warps, LICM, blocks per SM and the pairing, fma and
@@ -165,6 +159,13 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate);
 /// Element type of u, the gates and y.
 enum class ElementType { bf16, f16 };
 const char *name(ElementType type);
+
+/// The CTAs an SM that an outer pass of a multi-pass plan asks registers
+/// for (the kernel's min_blocks_per_sm; 0: ptxas's choice), as measured on
+/// the H200 (bench/RESULTS.md), per element type. The outer passes are memory
+/// bound with little in flight a CTA, so more CTAs an SM move more bytes at
+/// once.
+int64_t outerBlocksPerSm(const Plan &p, bool inverse, ElementType dtype);
 
 /// A plan's kernels in the order its module defines and a call launches
 /// them: "conv_fused", or "conv_outer_fwd", "conv_inner", "conv_outer_inv".
