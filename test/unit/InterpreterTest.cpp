@@ -1415,9 +1415,10 @@ tile.kernel @g(%x: !tile.view<?x?xf32>, %o: !tile.view<?x?xf32>,
   EXPECT_GT(differ, 0);
 }
 
-// A gather of several sources binds its results while it still reads its
-// sources: with any number of values before it (so that one of the runs
-// grows the environment while the gather binds), every result is right.
+// A gather of several sources used to bind its first results while it
+// still read the other sources through pointers into the environment:
+// with any number of values before it (so that one of the runs grows the
+// environment while the gather binds), every result is right.
 TEST_F(InterpreterTest, GatherOfSeveralSourcesWhileTheEnvironmentGrows) {
   for (int fillers = 0; fillers < 100; ++fillers) {
     std::string src = R"mlir(
