@@ -561,7 +561,8 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     p1.push_back(view("pre", c.dtype, 4));
   p1.push_back(view("work", c.dtype, 5));
   m.kernel(variantName("conv_outer_fwd", M, c, p), p1, [&](KernelArgs &args) {
-    if (int64_t blocks = outerBlocksPerSm(p, /*inverse=*/false, elementType(c)))
+    if (int64_t blocks =
+            outerBlocksPerSm(p, /*inverse=*/false, elementType(c), c.preGate))
       min_blocks_per_sm(blocks);
     View u = args["u"], work = args["work"];
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);
@@ -667,7 +668,8 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     p3.push_back(view("post", c.dtype, 4));
   p3.push_back(view("y", c.dtype, 4));
   m.kernel(variantName("conv_outer_inv", M, c, p), p3, [&](KernelArgs &args) {
-    if (int64_t blocks = outerBlocksPerSm(p, /*inverse=*/true, elementType(c)))
+    if (int64_t blocks =
+            outerBlocksPerSm(p, /*inverse=*/true, elementType(c), c.postGate))
       min_blocks_per_sm(blocks);
     View work = args["work"], y = args["y"];
     Scalar col = program_id(0), h = program_id(1), b = program_id(2);

@@ -178,7 +178,8 @@ std::vector<const char *> planKernels(const Plan &p) {
   return {"conv_outer_fwd", "conv_inner", "conv_outer_inv"};
 }
 
-int64_t outerBlocksPerSm(const Plan &p, bool inverse, ElementType dtype) {
+int64_t outerBlocksPerSm(const Plan &p, bool inverse, ElementType dtype,
+                         bool gated) {
   if (p.fused)
     return 0;
   // ptxas gives the outer passes 88-96 registers, five CTAs of four warps
@@ -191,11 +192,19 @@ int64_t outerBlocksPerSm(const Plan &p, bool inverse, ElementType dtype) {
   // run80). The 8K inverse (on the CUDA cores) takes 126 registers in
   // bf16 and 96 in f16 from ptxas: at five in bf16 (96 registers, spill-
   // free) 0.300 -> 0.255 ms, both gates 0.362 -> 0.312; at six 0.267 and
-  // 0.320, and f16 at six 0.240 -> 0.262 (session 34, run90).
+  // 0.320, and f16 at six 0.240 -> 0.262 (session 34, run90). At 32K
+  // ptxas gives the bf16 forward 138 registers (three CTAs) and the
+  // ungated inverse 216 (two): the forward on four (128, 16-24 bytes
+  // spilled) 0.919 -> 0.787 ms, gated 1.265 -> 1.050; the ungated inverse
+  // on three (168, spill-free) 1.159 -> 0.921; 32K 5.088 -> 4.720 ms. The
+  // gated inverse has 168 from ptxas, and asking for three made it slower
+  // (1.281 -> 1.324; run92). f16 at 32K is not measured.
   if (p.M == 16384)
     return 6;
   if (p.M == 8192)
     return inverse ? (dtype == ElementType::bf16 ? 5 : 0) : 7;
+  if (p.M == 32768 && dtype == ElementType::bf16)
+    return inverse ? (gated ? 0 : 3) : 4;
   return 0;
 }
 

@@ -164,8 +164,10 @@ const char *name(ElementType type);
 /// for (the kernel's min_blocks_per_sm; 0: ptxas's choice), as measured on
 /// the H200 (bench/RESULTS.md), per element type. The outer passes are memory
 /// bound with little in flight a CTA, so more CTAs an SM move more bytes at
-/// once.
-int64_t outerBlocksPerSm(const Plan &p, bool inverse, ElementType dtype);
+/// once. `gated`: the pass applies its gate (pre for the forward, post for
+/// the inverse).
+int64_t outerBlocksPerSm(const Plan &p, bool inverse, ElementType dtype,
+                         bool gated);
 
 /// A plan's kernels in the order its module defines and a call launches
 /// them: "conv_fused", or "conv_outer_fwd", "conv_inner", "conv_outer_inv".

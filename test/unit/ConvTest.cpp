@@ -537,16 +537,17 @@ TEST(ConvPlan, FftSizeAndPaths) {
   EXPECT_EQ(conv::plan(4096, /*forceMultiPass=*/true).outer, 16);
 }
 
-// The outer passes of 8K and 16K ask registers for more CTAs an SM
-// (min_blocks_per_sm on their tile.kernel; H200, session 33); the inner
-// pass, the fused kernels and the longer outer passes (138 to 255
+// The outer passes of 8K, 16K and 32K (bf16) ask registers for more CTAs
+// an SM (min_blocks_per_sm on their tile.kernel; H200, sessions 33 and
+// 34); the inner pass, the fused kernels and the 64K outer passes (255
 // registers) leave it to ptxas.
 TEST(ConvPlan, OuterBlocksPerSm) {
   auto blocks = [](int64_t seqlen, const std::string &prefix,
-                   dsl::DType dtype = dsl::bf16) {
+                   dsl::DType dtype = dsl::bf16, bool gates = false) {
     dsl::KernelModule module;
     conv::Config config;
     config.dtype = dtype;
+    config.preGate = config.postGate = gates;
     conv::build(module, seqlen, config);
     int64_t found = -1;
     module.module().walk([&](tessera::tile::KernelOp k) {
@@ -564,11 +565,17 @@ TEST(ConvPlan, OuterBlocksPerSm) {
   EXPECT_EQ(blocks(8192, "conv_outer_inv"), 5);
   EXPECT_EQ(blocks(8192, "conv_outer_inv", dsl::f16), 0);
   EXPECT_EQ(blocks(8192, "conv_outer_fwd", dsl::f16), 7);
-  EXPECT_EQ(blocks(32768, "conv_outer_fwd"), 0);
+  // 32K in bf16: the forward on four, the inverse on three without its
+  // gate (with it ptxas gives it 168 registers, three CTAs, by itself).
+  EXPECT_EQ(blocks(32768, "conv_outer_fwd"), 4);
+  EXPECT_EQ(blocks(32768, "conv_outer_fwd", dsl::bf16, true), 4);
+  EXPECT_EQ(blocks(32768, "conv_outer_inv"), 3);
+  EXPECT_EQ(blocks(32768, "conv_outer_inv", dsl::bf16, true), 0);
+  EXPECT_EQ(blocks(32768, "conv_outer_fwd", dsl::f16), 0);
   EXPECT_EQ(blocks(65536, "conv_outer_inv"), 0);
   EXPECT_EQ(blocks(4096, "conv_fused"), 0);
   EXPECT_EQ(conv::outerBlocksPerSm(conv::plan(16000), false,
-                                    conv::ElementType::f16),
+                                    conv::ElementType::f16, false),
             6);
 }
 
