@@ -461,7 +461,9 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
 /// complex columns as one real tile [re; im] of Mo / 2 rows each: the outer
 /// FFT's input is half zero padding (only its first Mo / 2 rows are
 /// nonzero) and only the first Mo / 2 rows of the inverse's output are
-/// kept, so both fit one Tensor Core K (or M) of Mo.
+/// kept, so both fit one Tensor Core K (or M) of Mo. At Mo = 8 a K of 8 is
+/// half a Tensor Core's (16 for bf16 and f16): the forward then runs as
+/// outer8Matrices, and the inverse's products run on the CUDA cores.
 /// - Forward (F = F_Mo / Mo on its first Mo / 2 columns), S = [zr; zi]:
 ///   X.re = first S = [Re F | -Im F] S, X.im = second S = [Im F | Re F] S.
 /// - Inverse (F' = conj(F_Mo) on its first Mo / 2 rows, unscaled):
@@ -496,12 +498,13 @@ std::pair<Tile, Tile> outerMatrices(int64_t Mo, bool inverse, DType dtype) {
   return {constant({Mo, Mo}, dtype, first), constant({Mo, Mo}, dtype, second)};
 }
 
-/// The entries of the two real matrices of an outer FFT of 8 whose products
-/// with P = x o twr and Q = x o twi sum to (F x) o tw, for one entry F = re
-/// + i im of the complex DFT: the real (outIm false) or imaginary part of
-/// the result, from the real (inIm false) or imaginary part of x. First
-/// (of P): [Re F, -Im F; Im F, Re F]; second (of Q): [-Im F, -Re F; Re F,
-/// -Im F].
+/// The entries of the two real matrices of the forward outer FFT of 8
+/// (outer8Matrices) whose products with [Re x; Im x], weighted by the
+/// twiddle's real and imaginary parts, sum to [Re((F x) o tw); Im((F x) o
+/// tw)], for one entry F = re + i im of the complex DFT: the real (outIm
+/// false) or imaginary part of the result, from the real (inIm false) or
+/// imaginary part of x. First: [Re F, -Im F; Im F, Re F]; second: [-Im F,
+/// -Re F; Re F, -Im F].
 std::pair<double, double> foldedTwiddleEntries(double re, double im, bool outIm,
                                                bool inIm) {
   return {outIm ? (inIm ? re : im) : (inIm ? -im : re),

@@ -150,10 +150,9 @@ int64_t columnBlock(const Plan &p) {
   // 120 registers, and the outer passes ran 0.344 -> 0.254 and 0.354 ->
   // 0.328 ms (8K 1.700 -> 1.590 ms at 16 x 768, bf16; 512: 1.641). At 16K
   // (outer 16) 256 was slower: 2.91 -> 3.01 ms (sessions 19, 20). Since
-  // session 26 the outer passes of 8 run on Tensor Cores with 16 x 256 and
-  // (bf16 inverse) 32 x 128 tiles, still spill-free at 80 to 126
-  // registers; 128 columns were slower there too (forward 0.217 -> 0.244
-  // ms).
+  // session 26 the forward outer FFT of 8 runs on Tensor Cores with 16 x
+  // 256 tiles (128 columns were slower there too: 0.217 -> 0.244 ms); the
+  // inverse of 8 runs on the CUDA cores in both types (session 34).
   const int64_t columns = p.outer <= 8 ? 256 : 128;
   return std::min<int64_t>(columns, p.M / p.outer);
 }
@@ -182,8 +181,8 @@ int64_t outerBlocksPerSm(const Plan &p, bool inverse, ElementType dtype,
                          bool gated) {
   if (p.fused)
     return 0;
-  // ptxas gives the outer passes 88-96 registers, five CTAs of four warps
-  // an SM, each with one column block's loads in flight (4-8 KB). Six
+  // At 16K ptxas gives the outer passes 88-96 registers, five CTAs of four
+  // warps an SM, each with one column block's loads in flight (4-8 KB). Six
   // (80 registers, 4-32 bytes spilled) at 16K: forward 0.382 -> 0.364
   // ms, inverse 0.421 -> 0.382, both gates 2.684 -> 2.585 ms in all; seven
   // (72 registers, 32-44 bytes spilled): 0.362 and 0.412. At 8K the

@@ -539,15 +539,13 @@ TEST(ConvPlan, FftSizeAndPaths) {
 
 // The outer passes of 8K, 16K and 32K (bf16) ask registers for more CTAs
 // an SM (min_blocks_per_sm on their tile.kernel; H200, sessions 33 and
-// 34); the inner pass, the fused kernels and the 64K outer passes (255
-// registers) leave it to ptxas.
+// 34); everything else leaves it to ptxas: the inner pass, the fused
+// kernels, the 64K outer passes (255 registers), the f16 8K inverse and
+// 32K passes, and the gated bf16 32K inverse.
 TEST(ConvPlan, OuterBlocksPerSm) {
-  auto blocks = [](int64_t seqlen, const std::string &prefix,
-                   dsl::DType dtype = dsl::bf16, bool gates = false) {
+  auto build = [](int64_t seqlen, const std::string &prefix,
+                  const conv::Config &config) {
     dsl::KernelModule module;
-    conv::Config config;
-    config.dtype = dtype;
-    config.preGate = config.postGate = gates;
     conv::build(module, seqlen, config);
     int64_t found = -1;
     module.module().walk([&](tessera::tile::KernelOp k) {
@@ -555,6 +553,20 @@ TEST(ConvPlan, OuterBlocksPerSm) {
         found = k.getMinBlocksPerSm().value_or(0);
     });
     return found;
+  };
+  auto blocks = [&](int64_t seqlen, const std::string &prefix,
+                    dsl::DType dtype = dsl::bf16, bool gates = false) {
+    conv::Config config;
+    config.dtype = dtype;
+    config.preGate = config.postGate = gates;
+    return build(seqlen, prefix, config);
+  };
+  auto blocksWith = [&](int64_t seqlen, const std::string &prefix, bool pre,
+                        bool post) {
+    conv::Config config;
+    config.preGate = pre;
+    config.postGate = post;
+    return build(seqlen, prefix, config);
   };
   EXPECT_EQ(blocks(16384, "conv_outer_fwd"), 6);
   EXPECT_EQ(blocks(16384, "conv_outer_inv"), 6);
@@ -571,6 +583,12 @@ TEST(ConvPlan, OuterBlocksPerSm) {
   EXPECT_EQ(blocks(32768, "conv_outer_fwd", dsl::bf16, true), 4);
   EXPECT_EQ(blocks(32768, "conv_outer_inv"), 3);
   EXPECT_EQ(blocks(32768, "conv_outer_inv", dsl::bf16, true), 0);
+  // Each pass looks at its own gate: pre for the forward, post for the
+  // inverse.
+  EXPECT_EQ(blocksWith(32768, "conv_outer_inv", true, false), 3);
+  EXPECT_EQ(blocksWith(32768, "conv_outer_inv", false, true), 0);
+  EXPECT_EQ(blocksWith(32768, "conv_outer_fwd", true, false), 4);
+  EXPECT_EQ(blocks(8192, "conv_outer_inv", dsl::bf16, true), 5);
   EXPECT_EQ(blocks(32768, "conv_outer_fwd", dsl::f16), 0);
   EXPECT_EQ(blocks(65536, "conv_outer_inv"), 0);
   EXPECT_EQ(blocks(4096, "conv_fused"), 0);
@@ -830,8 +848,7 @@ std::vector<ConvCase> randomCases() {
   // Three passes (outer 16, row-column inner 1024) for 16384, and for a
   // length that is not a power of two on padded copies; at M = 8192 outer
   // 8 x inner 1024 (the forward outer FFT as 16-row products,
-  // outer8Matrices; the bf16 inverse as 16 x 32 ones, outer8InverseMatrices;
-  // the f16 inverse on the CUDA cores).
+  // outer8Matrices; the inverse of 8 on the CUDA cores in both types).
   cases.push_back(
       {shapeOf(1, 1, 16000), configOf(dsl::f16, false, true), Input::Random});
   cases.push_back(
