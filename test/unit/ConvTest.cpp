@@ -543,9 +543,14 @@ TEST(ConvPlan, FftSizeAndPaths) {
 // kernels, the 64K outer passes (255 registers), the f16 8K inverse and
 // 32K passes, and the gated bf16 32K inverse.
 TEST(ConvPlan, OuterBlocksPerSm) {
-  auto build = [](int64_t seqlen, const std::string &prefix,
-                  const conv::Config &config) {
+  auto blocks = [](int64_t seqlen, const std::string &prefix,
+                   dsl::DType dtype = dsl::bf16, bool pre = false,
+                   bool post = false) {
     dsl::KernelModule module;
+    conv::Config config;
+    config.dtype = dtype;
+    config.preGate = pre;
+    config.postGate = post;
     conv::build(module, seqlen, config);
     int64_t found = -1;
     module.module().walk([&](tessera::tile::KernelOp k) {
@@ -553,20 +558,6 @@ TEST(ConvPlan, OuterBlocksPerSm) {
         found = k.getMinBlocksPerSm().value_or(0);
     });
     return found;
-  };
-  auto blocks = [&](int64_t seqlen, const std::string &prefix,
-                    dsl::DType dtype = dsl::bf16, bool gates = false) {
-    conv::Config config;
-    config.dtype = dtype;
-    config.preGate = config.postGate = gates;
-    return build(seqlen, prefix, config);
-  };
-  auto blocksWith = [&](int64_t seqlen, const std::string &prefix, bool pre,
-                        bool post) {
-    conv::Config config;
-    config.preGate = pre;
-    config.postGate = post;
-    return build(seqlen, prefix, config);
   };
   EXPECT_EQ(blocks(16384, "conv_outer_fwd"), 6);
   EXPECT_EQ(blocks(16384, "conv_outer_inv"), 6);
@@ -580,15 +571,15 @@ TEST(ConvPlan, OuterBlocksPerSm) {
   // 32K in bf16: the forward on four, the inverse on three without its
   // gate (with it ptxas gives it 168 registers, three CTAs, by itself).
   EXPECT_EQ(blocks(32768, "conv_outer_fwd"), 4);
-  EXPECT_EQ(blocks(32768, "conv_outer_fwd", dsl::bf16, true), 4);
+  EXPECT_EQ(blocks(32768, "conv_outer_fwd", dsl::bf16, true, true), 4);
   EXPECT_EQ(blocks(32768, "conv_outer_inv"), 3);
-  EXPECT_EQ(blocks(32768, "conv_outer_inv", dsl::bf16, true), 0);
+  EXPECT_EQ(blocks(32768, "conv_outer_inv", dsl::bf16, true, true), 0);
   // Each pass looks at its own gate: pre for the forward, post for the
   // inverse.
-  EXPECT_EQ(blocksWith(32768, "conv_outer_inv", true, false), 3);
-  EXPECT_EQ(blocksWith(32768, "conv_outer_inv", false, true), 0);
-  EXPECT_EQ(blocksWith(32768, "conv_outer_fwd", true, false), 4);
-  EXPECT_EQ(blocks(8192, "conv_outer_inv", dsl::bf16, true), 5);
+  EXPECT_EQ(blocks(32768, "conv_outer_inv", dsl::bf16, true, false), 3);
+  EXPECT_EQ(blocks(32768, "conv_outer_inv", dsl::bf16, false, true), 0);
+  EXPECT_EQ(blocks(32768, "conv_outer_fwd", dsl::bf16, true, false), 4);
+  EXPECT_EQ(blocks(8192, "conv_outer_inv", dsl::bf16, true, true), 5);
   EXPECT_EQ(blocks(32768, "conv_outer_fwd", dsl::f16), 0);
   EXPECT_EQ(blocks(65536, "conv_outer_inv"), 0);
   EXPECT_EQ(blocks(4096, "conv_fused"), 0);
