@@ -261,6 +261,52 @@ std::vector<int64_t> broadcastRegisters(const LinearLayout &from,
   return registerPermutation(from, LinearLayout(shape, std::move(bases)));
 }
 
+std::optional<AxisBits> reductionBits(const LinearLayout &layout,
+                                      int64_t axis) {
+  AxisBits bits;
+  std::vector<int64_t> steps;
+  for (auto in :
+       {LinearLayout::Register, LinearLayout::Lane, LinearLayout::Warp}) {
+    for (int bit = 0; bit < layout.numBits(in); ++bit) {
+      const LinearLayout::Coords &basis = layout.bases(in)[bit];
+      if (basis[axis] == 0)
+        continue;
+      for (int64_t d = 0; d < layout.rank(); ++d)
+        if (d != axis && basis[d] != 0)
+          return std::nullopt;
+      steps.push_back(basis[axis]);
+      (in == LinearLayout::Register ? bits.registers
+       : in == LinearLayout::Lane   ? bits.lanes
+                                    : bits.warps)
+          .push_back(bit);
+    }
+  }
+  // Distinct powers of two from 1 to size / 2: each coordinate once.
+  llvm::sort(steps);
+  int64_t step = 1;
+  for (int64_t s : steps) {
+    if (s != step)
+      return std::nullopt;
+    step *= 2;
+  }
+  if (step != layout.shape()[axis])
+    return std::nullopt;
+  return bits;
+}
+
+LinearLayout dropAxis(const LinearLayout &layout, int64_t axis) {
+  std::vector<int64_t> shape = layout.shape();
+  shape[axis] = 1;
+  std::array<std::vector<LinearLayout::Coords>, 3> bases;
+  for (auto in :
+       {LinearLayout::Register, LinearLayout::Lane, LinearLayout::Warp})
+    for (LinearLayout::Coords c : layout.bases(in)) {
+      c[axis] = 0;
+      bases[in].push_back(std::move(c));
+    }
+  return LinearLayout(std::move(shape), std::move(bases));
+}
+
 LinearLayout reshapeLayout(const LinearLayout &layout,
                            llvm::ArrayRef<int64_t> shape) {
   std::array<std::vector<LinearLayout::Coords>, 3> bases;

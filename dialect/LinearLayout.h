@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace tessera::tile {
@@ -92,6 +93,24 @@ std::vector<int64_t> registerPermutation(const LinearLayout &from,
 /// data between threads).
 std::vector<int64_t> broadcastRegisters(const LinearLayout &from,
                                         const LinearLayout &to);
+
+/// The input bits of a layout that move along one axis of its tile.
+struct AxisBits {
+  std::vector<int> registers, lanes, warps;
+};
+
+/// The bits of `layout` along `axis` when a reduction along it can combine
+/// in place: every basis moves along the axis only or not along it, and the
+/// bits along it reach each coordinate of the axis once (in any order).
+/// Each thread then combines its registers by `registers`, its lanes by
+/// butterfly shuffles over `lanes`, and the warps by `warps`. nullopt
+/// otherwise.
+std::optional<AxisBits> reductionBits(const LinearLayout &layout, int64_t axis);
+
+/// `layout` with `axis` reduced to size 1 (its coordinates along the axis
+/// dropped): where each thread holds the results of a reduction along the
+/// axis that combined in place (reductionBits).
+LinearLayout dropAxis(const LinearLayout &layout, int64_t axis);
 
 /// `layout` seen through a reshape to `shape` (the same elements in
 /// row-major order): each basis becomes the coordinates of its row-major

@@ -25,6 +25,7 @@ namespace tessera::lowering {
 
 namespace {
 bool shufflesAcrossWarps(Operation *op);
+std::optional<int64_t> inPlaceReduceScratchBytes(tile::ReduceOp op);
 
 /// For a permute that keeps every element with its thread (the result
 /// layout is the source's with its dimensions permuted, registers in any
@@ -66,7 +67,14 @@ int64_t sharedScratchBytes(Operation *op) {
         !tile::registerPermutation(layoutOf(src), layoutOf(dst)).empty())
       return 0;
   }
-  if (isa<tile::ReduceOp, tile::ScanOp>(op)) {
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    // In place: one 32-bit partial per thread and register group when
+    // warps lie along the axis, nothing otherwise.
+    if (std::optional<int64_t> bytes = inPlaceReduceScratchBytes(reduce))
+      return *bytes;
+    return bytesOf(reduce.getSource().getType());
+  }
+  if (isa<tile::ScanOp>(op)) {
     // The shuffle path keeps one 32-bit partial per thread and register
     // when warps lie along the axis.
     auto src = cast<RankedTensorType>(op->getOperand(0).getType());
@@ -489,28 +497,63 @@ Value shuffle(OpBuilder &b, Location loc, StringRef mode, Value v,
   return type.isF32() ? LLVM::BitcastOp::create(b, loc, type, out) : out;
 }
 
-/// How a scan or reduce takes the shuffle path, or nullopt: 32-bit
-/// elements, a layout that spreads the axis as AxisSpread describes, and
-/// for a reduce a vector along its axis.
-std::optional<AxisSpread> shufflePath(Operation *op) {
-  auto src = cast<RankedTensorType>(op->getOperand(0).getType());
+/// How a scan takes the shuffle path, or nullopt: 32-bit elements and a
+/// layout that spreads the axis as AxisSpread describes.
+std::optional<AxisSpread> shufflePath(tile::ScanOp op) {
+  auto src = cast<RankedTensorType>(op.getSource().getType());
   Type e = TileTypeConverter::registerElementType(src.getElementType());
   if (!(e.isF32() || e.isInteger(32)) || !tile::getLayout(src))
     return std::nullopt;
-  int64_t axis = 0;
-  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-    axis = reduce.getAxis();
-    for (int64_t d = 0; d < src.getRank(); ++d)
-      if (d != axis && src.getDimSize(d) != 1)
-        return std::nullopt;
-  } else {
-    axis = cast<tile::ScanOp>(op).getAxis();
-  }
-  return axisSpread(layoutOf(src), axis);
+  return axisSpread(layoutOf(src), op.getAxis());
+}
+
+/// A reduce that combines in place: each thread combines its registers
+/// along the axis, butterfly shuffles combine the lanes along it, and the
+/// warps along it exchange one partial each through shared memory.
+struct InPlaceReduce {
+  tile::AxisBits bits;
+  /// The source register whose group (the registers that differ from it
+  /// only along the axis) gives each result register.
+  std::vector<int64_t> sourceOf;
+};
+
+/// How a reduce combines in place, or nullopt: 32-bit elements, a source
+/// layout whose bits along the axis reach each coordinate once
+/// (reductionBits), and a result layout in which every thread holds only
+/// results of its own elements.
+std::optional<InPlaceReduce> inPlaceReduce(tile::ReduceOp op) {
+  RankedTensorType src = op.getSource().getType(), dst = op.getType();
+  Type e = TileTypeConverter::registerElementType(src.getElementType());
+  if (!(e.isF32() || e.isInteger(32)) || !tile::getLayout(src) ||
+      !tile::getLayout(dst))
+    return std::nullopt;
+  tile::LinearLayout in = layoutOf(src);
+  std::optional<tile::AxisBits> bits = tile::reductionBits(in, op.getAxis());
+  if (!bits)
+    return std::nullopt;
+  std::vector<int64_t> sourceOf = tile::registerPermutation(
+      tile::dropAxis(in, op.getAxis()), layoutOf(dst));
+  if (sourceOf.empty())
+    return std::nullopt;
+  return InPlaceReduce{*bits, std::move(sourceOf)};
+}
+
+std::optional<int64_t> inPlaceReduceScratchBytes(tile::ReduceOp op) {
+  std::optional<InPlaceReduce> r = inPlaceReduce(op);
+  if (!r)
+    return std::nullopt;
+  if (r->bits.warps.empty())
+    return 0;
+  return 32 * tile::numWarpsOf(op) *
+         layoutOf(op.getSource().getType()).numRegisters() * 4;
 }
 
 bool shufflesAcrossWarps(Operation *op) {
-  std::optional<AxisSpread> s = shufflePath(op);
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    std::optional<InPlaceReduce> r = inPlaceReduce(reduce);
+    return r && !r->bits.warps.empty();
+  }
+  std::optional<AxisSpread> s = shufflePath(cast<tile::ScanOp>(op));
   return s && !s->warpBits.empty();
 }
 
@@ -518,7 +561,7 @@ bool shufflesAcrossWarps(Operation *op) {
 /// other warps along the axis: those before it (`before`) or after it. The
 /// partial of a warp is read from `lastLane` of the thread's lane group.
 SmallVector<Value> warpPartials(OpBuilder &b, Location loc, Value base,
-                                const AxisSpread &s, tile::CombineKind kind,
+                                ArrayRef<int> warpBits, tile::CombineKind kind,
                                 ArrayRef<Value> partials, Value lane,
                                 Value warp, Value lastLane, bool before,
                                 bool all) {
@@ -539,28 +582,28 @@ SmallVector<Value> warpPartials(OpBuilder &b, Location loc, Value base,
     LLVM::StoreOp::create(b, loc, partials[g], slot(warp, lane, g));
   barrier(b, loc);
   int32_t axisMask = 0;
-  for (int bit : s.warpBits)
+  for (int bit : warpBits)
     axisMask |= 1 << bit;
   Value mine = i32Const(b, loc, 0);
-  for (size_t j = 0; j < s.warpBits.size(); ++j) {
+  for (size_t j = 0; j < warpBits.size(); ++j) {
     Value set =
-        LLVM::AndOp::create(b, loc, warp, i32Const(b, loc, 1 << s.warpBits[j]));
+        LLVM::AndOp::create(b, loc, warp, i32Const(b, loc, 1 << warpBits[j]));
     mine = LLVM::OrOp::create(
         b, loc, mine,
         LLVM::ShlOp::create(
             b, loc,
-            LLVM::LShrOp::create(b, loc, set, i32Const(b, loc, s.warpBits[j])),
+            LLVM::LShrOp::create(b, loc, set, i32Const(b, loc, warpBits[j])),
             i32Const(b, loc, j)));
   }
   Value others = LLVM::AndOp::create(b, loc, warp, i32Const(b, loc, ~axisMask));
   SmallVector<Value> out;
   for (int64_t g = 0; g < groups; ++g) {
     Value acc = identity(b, loc, kind, e);
-    for (int64_t q = 0; q < (int64_t(1) << s.warpBits.size()); ++q) {
+    for (int64_t q = 0; q < (int64_t(1) << warpBits.size()); ++q) {
       int32_t code = 0;
-      for (size_t j = 0; j < s.warpBits.size(); ++j)
+      for (size_t j = 0; j < warpBits.size(); ++j)
         if (q & (int64_t(1) << j))
-          code |= 1 << s.warpBits[j];
+          code |= 1 << warpBits[j];
       Value w = LLVM::OrOp::create(b, loc, others, i32Const(b, loc, code));
       Value v = LLVM::LoadOp::create(b, loc, e, slot(w, lastLane, g));
       Value take =
@@ -652,9 +695,9 @@ SmallVector<Value> shuffleScan(OpBuilder &b, Location loc, Operation *anchor,
                 : Value(LLVM::OrOp::create(b, loc, lane,
                                            i32Const(b, loc, laneCount - 1)));
     SmallVector<Value> inclusive = totals;
-    SmallVector<Value> fromWarps =
-        warpPartials(b, loc, scratchBase(b, loc, anchor), s, kind, inclusive,
-                     lane, warp, lastLane, /*before=*/!reverse, /*all=*/false);
+    SmallVector<Value> fromWarps = warpPartials(
+        b, loc, scratchBase(b, loc, anchor), s.warpBits, kind, inclusive, lane,
+        warp, lastLane, /*before=*/!reverse, /*all=*/false);
     for (size_t g = 0; g < prefix.size(); ++g)
       prefix[g] = combine(b, loc, kind, fromWarps[g], prefix[g]);
   }
@@ -675,26 +718,44 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
     Location loc = op.getLoc();
     Value lane = laneId(rewriter, loc), warp = warpId(rewriter, loc);
     int64_t axis = op.getAxis();
-    // A vector along the axis: shuffles (every thread gets the total).
-    if (std::optional<AxisSpread> s = shufflePath(op)) {
-      tile::LinearLayout in = layoutOf(src);
-      Value t;
-      for (int64_t k = 0; k < (int64_t(1) << s->regBits.size()); ++k) {
-        int64_t r = 0;
-        for (size_t j = 0; j < s->regBits.size(); ++j)
-          if (k & (int64_t(1) << j))
-            r |= int64_t(1) << s->regBits[j];
-        Value v = extract(rewriter, loc, adaptor.getSource(), r);
-        t = t ? combine(rewriter, loc, op.getKind(), t, v) : v;
+    // In place: registers, then butterfly shuffles over the lanes along
+    // the axis (every lane gets its group's total), then the warps.
+    if (std::optional<InPlaceReduce> plan = inPlaceReduce(op)) {
+      const tile::AxisBits &bits = plan->bits;
+      int64_t axisRegisters = 0;
+      for (int bit : bits.registers)
+        axisRegisters |= int64_t(1) << bit;
+      // Only the groups the result reads, each once.
+      SmallVector<int64_t> groups;
+      for (int64_t r : plan->sourceOf)
+        if (!llvm::is_contained(groups, r & ~axisRegisters))
+          groups.push_back(r & ~axisRegisters);
+      SmallVector<Value> totals;
+      for (int64_t g : groups) {
+        Value t;
+        for (int64_t k = 0; k < (int64_t(1) << bits.registers.size()); ++k) {
+          int64_t r = g;
+          for (size_t j = 0; j < bits.registers.size(); ++j)
+            if (k & (int64_t(1) << j))
+              r |= int64_t(1) << bits.registers[j];
+          Value v = extract(rewriter, loc, adaptor.getSource(), r);
+          t = t ? combine(rewriter, loc, op.getKind(), t, v) : v;
+        }
+        for (int bit : bits.lanes)
+          t = combine(rewriter, loc, op.getKind(), t,
+                      shuffle(rewriter, loc, "bfly", t, int64_t(1) << bit));
+        totals.push_back(t);
       }
-      for (int j = 0; j < s->laneBits; ++j)
-        t = combine(rewriter, loc, op.getKind(), t,
-                    shuffle(rewriter, loc, "bfly", t, int64_t(1) << j));
-      if (!s->warpBits.empty())
-        t = warpPartials(rewriter, loc, scratchBase(rewriter, loc, op), *s,
-                         op.getKind(), {t}, lane, warp, lane,
-                         /*before=*/true, /*all=*/true)[0];
-      SmallVector<Value> values(layoutOf(dst).numRegisters(), t);
+      if (!bits.warps.empty()) {
+        SmallVector<int> warpBits(bits.warps.begin(), bits.warps.end());
+        totals = warpPartials(rewriter, loc, scratchBase(rewriter, loc, op),
+                              warpBits, op.getKind(), totals, lane, warp, lane,
+                              /*before=*/true, /*all=*/true);
+      }
+      SmallVector<Value> values;
+      for (int64_t r : plan->sourceOf)
+        values.push_back(
+            totals[llvm::find(groups, r & ~axisRegisters) - groups.begin()]);
       rewriter.replaceOp(op, packStruct(rewriter, loc,
                                         getTypeConverter()->convertType(dst),
                                         values));

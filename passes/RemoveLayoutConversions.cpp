@@ -751,6 +751,38 @@ struct ConvertVectorOperands : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// reduce(convert(x)) -> convert(reduce(x)) with the reduce in x's layout
+/// over its result's shape, where it combines in place there
+/// (reductionBits): registers, shuffles and one partial a warp, instead of
+/// x through shared memory. The row maxima of an mma accumulator stay in
+/// its layout, where a broadcast of them back is register copies.
+struct ReduceInSourceLayout : OpRewritePattern<ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto convert = op.getSource().getDefiningOp<ConvertLayoutOp>();
+    if (!convert)
+      return failure();
+    RankedTensorType src = convert.getSource().getType();
+    Attribute layout = getLayout(src);
+    if (!layout || isa<DotOperandLayoutAttr>(layout))
+      return failure();
+    const int64_t axis = op.getAxis();
+    LinearLayout in = LinearLayout::get(layout, src.getShape());
+    RankedTensorType type = inLayout(op.getType(), layout);
+    if (!reductionBits(in, axis) ||
+        registerPermutation(dropAxis(in, axis),
+                            LinearLayout::get(layout, type.getShape()))
+            .empty())
+      return failure();
+    Value reduced =
+        ReduceOp::create(rewriter, op.getLoc(), type, convert.getSource(),
+                         op.getKindAttr(), op.getAxisAttr());
+    rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, op.getType(), reduced);
+    return success();
+  }
+};
+
 /// `layout` (of `source`) seen through `op`, a reshape or a permute.
 LinearLayout throughIndexMap(Operation *op, const LinearLayout &layout) {
   if (auto permute = dyn_cast<PermuteOp>(op))
@@ -883,9 +915,9 @@ struct RemoveLayoutConversionsPass
         GatherBranchResultsInMmaLayout, FragmentsFromRegisters,
         HoistConstantCopies, CastBeforeConvert<arith::TruncFOp>,
         CastBeforeConvert<arith::ExtFOp>, IotaInAnyLayout,
-        BroadcastThroughConvert, ConvertVectorOperands, ReshapeIntoLayout,
-        IndexMapInSourceLayout<ReshapeOp>, IndexMapInSourceLayout<PermuteOp>>(
-        &getContext());
+        BroadcastThroughConvert, ConvertVectorOperands, ReduceInSourceLayout,
+        ReshapeIntoLayout, IndexMapInSourceLayout<ReshapeOp>,
+        IndexMapInSourceLayout<PermuteOp>>(&getContext());
     if (wgmmaRegisterA)
       patterns.add<WgmmaAFromRegisters>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -778,6 +778,8 @@ int levelTwoCases(const std::string &dir, std::mt19937_64 &rng) {
       // Tree-order (shuffle) combines on the GPU, index order in the
       // interpreter: rounding apart.
       {"scans", 1e-5, nullptr},
+      // In-place reductions of accumulator layouts: tree order too.
+      {"reductions", 1e-5, nullptr},
       // Masks from iota compares, one difference a thread (same order of
       // f32 operations as the interpreter); every column of the tile, so
       // that the whole diagonal is checked.

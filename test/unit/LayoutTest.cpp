@@ -178,6 +178,49 @@ TEST_F(LayoutTest, BroadcastFromTheAccumulatorRowsIsRegisterCopies) {
       broadcastRegisters(LinearLayout::fromBlocked(one, {64, 1}), acc).empty());
 }
 
+// The bits of an mma.sync accumulator (64 x 32, four warps along M) along
+// each axis: a row's 32 elements are registers (columns 1, 8, 16) and lanes
+// 1 and 2 apart (columns 2, 4); a column's 64 are a register (row 8),
+// lanes 4, 8, 16 apart and both warp bits. Each thread then holds the
+// reductions of its own elements where the accumulator over the reduced
+// shape places them.
+TEST_F(LayoutTest, ReductionBitsOfAnAccumulator) {
+  auto mma = MmaLayoutAttr::get(&ctx, 2, {4, 1}, {16, 8});
+  LinearLayout acc = LinearLayout::fromMma(mma, {64, 32});
+  std::optional<AxisBits> rows = reductionBits(acc, 1);
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows->registers, (std::vector<int>{0, 2, 3}));
+  EXPECT_EQ(rows->lanes, (std::vector<int>{0, 1}));
+  EXPECT_TRUE(rows->warps.empty());
+  std::optional<AxisBits> cols = reductionBits(acc, 0);
+  ASSERT_TRUE(cols);
+  EXPECT_EQ(cols->registers, (std::vector<int>{1}));
+  EXPECT_EQ(cols->lanes, (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(cols->warps, (std::vector<int>{0, 1}));
+  for (int64_t axis : {0, 1}) {
+    LinearLayout reduced = dropAxis(acc, axis);
+    EXPECT_EQ(reduced.shape()[axis], 1);
+    std::vector<int64_t> shape = {64, 32};
+    shape[axis] = 1;
+    std::vector<int64_t> from =
+        registerPermutation(reduced, LinearLayout::fromMma(mma, shape));
+    ASSERT_FALSE(from.empty()) << "axis " << axis;
+  }
+}
+
+// A layout with a basis along both dimensions (a transpose seen through a
+// reshape) or one that reaches an axis coordinate twice does not reduce
+// in place.
+TEST_F(LayoutTest, ReductionBitsNeedBasesAlongTheAxisOnly) {
+  LinearLayout mixed({4, 4}, {{{{1, 1}, {0, 2}}, {{2, 0}}, {}}});
+  EXPECT_FALSE(reductionBits(mixed, 1));
+  EXPECT_FALSE(reductionBits(mixed, 0));
+  LinearLayout twice({4, 2}, {{{{0, 1}, {0, 1}}, {{1, 0}, {2, 0}}, {}}});
+  EXPECT_FALSE(reductionBits(twice, 1));
+  std::optional<AxisBits> down = reductionBits(twice, 0);
+  ASSERT_TRUE(down);
+  EXPECT_EQ(down->lanes, (std::vector<int>{0, 1}));
+}
 
 // A wgmma accumulator seen through reshapes and a permute (the conv outer
 // pass's (re, im) interleave: rows 16 b + 8 j + i of a 64 x 128 tile hold

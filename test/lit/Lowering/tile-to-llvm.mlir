@@ -42,7 +42,9 @@ tile.kernel @padding(%x: !tile.view<?xf32>) {
 
 // -----
 
-// A reduction goes through shared memory: write, barrier, then each thread
+// A reduction whose result layout puts rows in other threads than the
+// source's (row r on lanes 4r to 4r + 3 of the source, on lane r of the
+// result) goes through shared memory: write, barrier, then each thread
 // combines its row in index order.
 // CHECK-LABEL: llvm.func @rowsum
 // CHECK-SAME: tile.shared_bytes = 1024 : i64
