@@ -211,16 +211,45 @@ Complex fftRowColumnSecond(const Complex &a, const RowColumnDfts &d,
 /// F conj(X) = (rr + ii) + i (ir - ri). FFT(conj z)[k] = conj(Z[-k]), the
 /// partner the real-input packing needs, then comes in Z's own order and
 /// layout: no gather, no exchange.
-std::pair<Complex, Complex> fftRowColumnWithConjugate(const Complex &x,
-                                                      const RowColumnDfts &d,
-                                                      DType dtype) {
+///
+/// In bf16 the second stage takes A o twiddle in f16, each row scaled by
+/// 2^14 over a bound of its elements, and returns Z and conj(Z[-k]) with
+/// their rows still scaled (`rowScale`, to multiply back after the
+/// spectrum product). Rounding A to bf16 (8 bits) made the error of
+/// constant inputs exceed 1e-2 for about 1 in 100 random kernels; f16 keeps
+/// 11 bits but ends at 65504, hence the scale. Per row because the second
+/// stage contracts along rows, so a row's factor comes out on Z's row; the
+/// bound is a row maximum of the accumulators, which the compiler reduces
+/// in place (two shuffles), where one scale for the whole sequence needed
+/// a sum across warps (bench/RESULTS.md, sessions 34 and 35).
+struct ConjugatePair {
+  Complex Z, Zc;
+  Tile rowScale; // {m1, 1}; empty unless bf16
+};
+ConjugatePair fftRowColumnWithConjugate(const Complex &x,
+                                        const RowColumnDfts &d, DType dtype) {
   Tile xr = cast(x.re, dtype), xi = cast(x.im, dtype);
   Tile zero = zeros({d.left.re.shape()[0], x.re.shape()[1]}, f32);
   Tile rr = mma(d.left.re, xr, zero), ii = mma(d.left.im, xi, zero);
   Tile ri = mma(d.left.re, xi, zero), ir = mma(d.left.im, xr, zero);
+  if (dtype != DType::bf16) {
+    Complex a = Complex{rr - ii, ri + ir} * d.twiddle;
+    Complex aConj = Complex{rr + ii, ir - ri} * d.twiddle;
+    return {timesDft(a, d.right, dtype), timesDft(aConj, d.right, dtype),
+            Tile()};
+  }
+  // Both parts of both rows' elements are at most |rr| + |ii| + |ri| +
+  // |ir| there (|twiddle| = 1). The floor keeps 2^14 / bound finite.
+  Tile bound = maximum(max(abs(rr) + abs(ii) + abs(ri) + abs(ir), 1), 1e-30);
+  Tile up = 16384.0 / bound;
   Complex a = Complex{rr - ii, ri + ir} * d.twiddle;
   Complex aConj = Complex{rr + ii, ir - ri} * d.twiddle;
-  return {timesDft(a, d.right, dtype), timesDft(aConj, d.right, dtype)};
+  a = {a.re * up, a.im * up};
+  aConj = {aConj.re * up, aConj.im * up};
+  const int64_t m2 = d.right.re.shape()[0];
+  const Dft right = dftMatrix(m2, false, DType::f16);
+  return {timesDft(a, right, DType::f16), timesDft(aConj, right, DType::f16),
+          bound * (1.0 / 16384.0)};
 }
 
 /// The inverse of the row-column FFT (unscaled), its first `half` rows:
@@ -317,13 +346,15 @@ void fusedRowColumn(KernelArgs &args, const Plan &p, const Config &c,
     }
     const RowColumnDfts dfts = rowColumnDfts(m1, m2, half, c.dtype);
     // Z = FFT(z) and conj(Z[-k]), which is FFT(conj z)[k] (Plan).
-    auto [Z, Zc] = fftRowColumnWithConjugate(z, dfts, c.dtype);
+    auto [Z, Zc, rowScale] = fftRowColumnWithConjugate(z, dfts, c.dtype);
     // Load indices count tiles: tile (4 h + r) of m1 rows.
     auto row = [&](int64_t r) {
       return load(spectrum, {h * Scalar(4) + Scalar(r), 0}, {m1, m2});
     };
     Complex P{row(0), row(1)}, Q{row(2), row(3)};
     Complex Zy = P * Z + Q * Zc;
+    if (rowScale.value())
+      Zy = {Zy.re * rowScale, Zy.im * rowScale};
     Complex out = ifftRowColumn(Zy, dfts, c.dtype);
     if (c.postGate) {
       Complex g = loadHalf(args["post"]);

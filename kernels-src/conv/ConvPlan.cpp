@@ -233,6 +233,12 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   // 19). With both gates that spills 436 bytes, so gated kernels keep two.
   if (p.fused && p.M == 1024 && !preGate && !postGate)
     flags += " --min-blocks-per-sm 3";
+  // Five CTAs of two warps an SM at 512 without gates (ptxas: 222 -> 168
+  // registers, 4 bytes spilled): lengths 256 and 512 0.060 -> 0.044 ms in
+  // bf16 with the f16 second stage (session 35, run94). With both gates
+  // that spills 358 bytes; not timed.
+  if (p.fused && p.M == 512 && !preGate && !postGate)
+    flags += " --min-blocks-per-sm 5";
   // Register prefetch everywhere. The 64 x 64 kernel of 4K with both gates
   // ran without it (1.080 -> 0.871 ms, 152 bytes spilled with it; session
   // 20); the 128 x 32 kernel runs faster with it, spilling 126 bytes
@@ -252,7 +258,9 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   // 16 bytes, 0.177 -> 0.176 ms in bf16, 0.177 -> 0.175 in f16; at 4K
   // 0.622 -> 0.649 (H200, 16 x 768; session 21), as 128 x 32 0.487 ->
   // 0.506 (session 23).
-  if (p.fused && p.M == 2048 && !preGate && !postGate)
+  // At 4K (128 x 32) with bf16's f16 second stage it pays after all:
+  // 0.478 -> 0.468 ms, both gates 0.779 -> 0.765 (session 35, run95).
+  if (p.fused && ((p.M == 2048 && !preGate && !postGate) || p.M == 4096))
     flags += " --stmatrix";
   // Paired 16-bit conversions, fma and stepped wgmma descriptors everywhere
   // (H200, 16 x 768, bf16: 512 0.066 -> 0.054 ms, 1K 0.107 -> 0.097, 2K

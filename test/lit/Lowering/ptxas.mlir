@@ -79,10 +79,7 @@
 // RUN: tessera print conv --dtype bf16 | tile-compile - --target sm_90a -o %t.conv.ptx
 // RUN: %ptxas -arch=sm_90a %t.conv.ptx -o %t.conv.cubin
 // The conv library's fused kernels at 512, 1K and 2K (row-column plans),
-// with the flags `tessera conv-flags` gives them at 512 (and below) and 1K
-// (2K as
-// before session 16: with the library's pairing, fma and descriptor
-// options it spills 16 bytes, 68 with both gates): Tensor Core mma, no
+// with the flags `tessera conv-flags` gives them: Tensor Core mma, no
 // spills. The 1K kernel without gates held to three CTAs an SM (168
 // registers; .minnctapersm 3), the gated one without that flag, as the
 // library builds them.
@@ -94,7 +91,7 @@
 // RUN: %ptxas -arch=sm_90a -v %t.conv1k.ptx -o %t.conv1k.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print conv --dtype bf16 --seqlen 1024 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv1kg.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.conv1kg.ptx -o %t.conv1kg.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
-// RUN: tessera print conv --dtype bf16 --seqlen 2048 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants -o %t.conv2k.ptx
+// RUN: tessera print conv --dtype bf16 --seqlen 2048 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv2k.ptx
 // RUN: FileCheck %s --input-file %t.conv2k.ptx --check-prefix=MMASYNC
 // RUN: %ptxas -arch=sm_90a -v %t.conv2k.ptx -o %t.conv2k.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // The gated 4K kernel (128 x 32) as the library builds it: Tensor Core

@@ -42,10 +42,15 @@
 // 4K as 128 x 32 (session 23): the left product contracts over the 64
 // nonzero rows of X, the right ones over 32, for z and conj(z) alike, and
 // nothing is gathered; the inverse's left product gives the top 64 rows.
+// In bf16 the forward's right products take f16 operands, each row of the
+// left product's result scaled by 2^14 over its row maximum (session 35).
 // FUSED4K-LABEL:  tile.kernel @conv_fused_bf16_M4096_128_32_rc(
 // FUSED4K:        scf.for
 // FUSED4K-COUNT-4: tile.mma %{{.*}} : tensor<128x64xbf16>, tensor<64x32xbf16>, tensor<128x32xf32>
-// FUSED4K-COUNT-8: tile.mma %{{.*}} : tensor<128x32xbf16>, tensor<32x32xbf16>, tensor<128x32xf32>
+// FUSED4K:        %[[MAX:.*]] = tile.reduce max %{{.*}} axis 1 : tensor<128x32xf32> -> tensor<128x1xf32>
+// FUSED4K:        %[[BOUND:.*]] = arith.maximumf %[[MAX]], %{{.*}} : tensor<128x1xf32>
+// FUSED4K:        arith.divf %{{.*}}, %[[BOUND]] : tensor<128x1xf32>
+// FUSED4K-COUNT-8: tile.mma %{{.*}} : tensor<128x32xf16>, tensor<32x32xf16>, tensor<128x32xf32>
 // FUSED4K-NOT:    tile.gather
 // FUSED4K-COUNT-4: tile.mma %{{.*}} : tensor<128x32xbf16>, tensor<32x32xbf16>, tensor<128x32xf32>
 // FUSED4K-COUNT-4: tile.mma %{{.*}} : tensor<64x128xbf16>, tensor<128x32xbf16>, tensor<64x32xf32>

@@ -15,10 +15,11 @@
 // RUN: tessera conv-flags --seqlen 2048 --gates pre | FileCheck %s --check-prefix=K2
 // stmatrix in the ungated 2K kernel.
 // RUN: tessera conv-flags --seqlen 2048 --gates none | FileCheck %s --check-prefix=K2NONE
-// Three CTAs an SM at 1K without gates.
+// Three CTAs an SM at 1K without gates, five at 512.
 // RUN: tessera conv-flags --seqlen 1024 --gates none | FileCheck %s --check-prefix=K1NONE
-// RUN: tessera conv-flags --seqlen 512 --gates none | FileCheck %s --check-prefix=K05
-// 4K: LICM, but not with both gates.
+// RUN: tessera conv-flags --seqlen 512 --gates none | FileCheck %s --check-prefix=K05NONE
+// RUN: tessera conv-flags --seqlen 300 --gates none | FileCheck %s --check-prefix=K05NONE
+// 4K: LICM, but not with both gates; stmatrix.
 // RUN: tessera conv-flags --seqlen 4096 | FileCheck %s --check-prefix=K4GATED
 // RUN: tessera conv-flags --seqlen 4096 --gates post | FileCheck %s --check-prefix=K4
 // RUN: tessera conv-flags --seqlen 4096 --gates pre | FileCheck %s --check-prefix=K4
@@ -35,14 +36,15 @@
 // RUN: not tessera conv-flags --seqlen 1024 --gates both 2>&1 | FileCheck %s --check-prefix=GATES
 
 // K05: {{^}}--num-warps 2 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K05NONE: {{^}}--num-warps 2 --no-hoist-invariants --min-blocks-per-sm 5 --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K1: {{^}}--num-warps 4 --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K1LATE: {{^}}--num-warps 4 --late-loads-in-iteration --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K2: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K2LATE: {{^}}--num-warps 4 --no-hoist-invariants --late-loads-in-iteration --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K2NONE: {{^}}--num-warps 4 --no-hoist-invariants --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K1NONE: {{^}}--num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
-// K4: {{^}}--num-warps 8 --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
-// K4GATED: {{^}}--num-warps 8 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K4: {{^}}--num-warps 8 --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K4GATED: {{^}}--num-warps 8 --no-hoist-invariants --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K16: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // BAD: error: --seqlen must be in [2, 65536]
 // STRAY: error: conv-flags takes no kernel name (use --seqlen)
