@@ -258,9 +258,13 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   // 16 bytes, 0.177 -> 0.176 ms in bf16, 0.177 -> 0.175 in f16; at 4K
   // 0.622 -> 0.649 (H200, 16 x 768; session 21), as 128 x 32 0.487 ->
   // 0.506 (session 23).
-  // At 4K (128 x 32) with bf16's f16 second stage it pays after all:
-  // 0.478 -> 0.468 ms, both gates 0.779 -> 0.765 (session 35, run95).
-  if (p.fused && ((p.M == 2048 && !preGate && !postGate) || p.M == 4096))
+  // With bf16's f16 second stage (session 35) it pays at 4K (128 x 32):
+  // 0.478 -> 0.468 ms, both gates 0.779 -> 0.765 (run95); and with both
+  // gates at 1K (bf16 0.124 -> 0.122, f16 0.120 both) and 2K (bf16 0.241
+  // -> 0.235, f16 0.249 -> 0.245; run97). One gate alone is not timed; 1K
+  // without gates keeps its three CTAs an SM without it.
+  if (p.fused &&
+      (p.M == 2048 || p.M == 4096 || (p.M == 1024 && preGate && postGate)))
     flags += " --stmatrix";
   // Paired 16-bit conversions, fma and stepped wgmma descriptors everywhere
   // (H200, 16 x 768, bf16: 512 0.066 -> 0.054 ms, 1K 0.107 -> 0.097, 2K

@@ -601,8 +601,9 @@ TEST(ConvPlan, CompileFlagsPerLength) {
   EXPECT_EQ(flags(512), "--num-warps 2 --no-hoist-invariants" + three);
   EXPECT_EQ(flags(256), flags(512));
   // The post gate at 1K and 2K is loaded late in its row's iteration.
+  // stmatrix at 1K with both gates, at 2K and at 4K.
   const std::string late = " --late-loads-in-iteration";
-  EXPECT_EQ(flags(1024), "--num-warps 4" + late + three);
+  EXPECT_EQ(flags(1024), "--num-warps 4" + late + " --stmatrix" + three);
   EXPECT_EQ(flags(1000), flags(1024));
   // Three CTAs an SM at 1K only without gates (with them it spills).
   EXPECT_EQ(flags(1024, false, false),
@@ -615,13 +616,11 @@ TEST(ConvPlan, CompileFlagsPerLength) {
                 three);
   EXPECT_EQ(flags(300, false, false), flags(512, false, false));
   EXPECT_EQ(flags(65536, false, false), flags(65536));
-  EXPECT_EQ(flags(2048),
-            "--num-warps 4 --no-hoist-invariants" + late + three);
+  EXPECT_EQ(flags(2048), "--num-warps 4 --no-hoist-invariants" + late +
+                             " --stmatrix" + three);
   EXPECT_EQ(flags(2048, true, false),
-            "--num-warps 4 --no-hoist-invariants" + three);
-  // stmatrix in the ungated 2K kernel only (spill-free with it).
-  EXPECT_EQ(flags(2048, false, false),
             "--num-warps 4 --no-hoist-invariants --stmatrix" + three);
+  EXPECT_EQ(flags(2048, false, false), flags(2048, true, false));
   // 4K: LICM except with both gates (timed without gates on the H200; one
   // gate alone is not); stmatrix.
   EXPECT_EQ(flags(4096),

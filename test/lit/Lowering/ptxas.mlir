@@ -89,7 +89,7 @@
 // RUN: tessera print conv --dtype f16 --seqlen 1024 --gates none | tile-compile - --target sm_90a --num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv1k.ptx
 // RUN: FileCheck %s --input-file %t.conv1k.ptx --check-prefixes=MMASYNC,MINCTA3
 // RUN: %ptxas -arch=sm_90a -v %t.conv1k.ptx -o %t.conv1k.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
-// RUN: tessera print conv --dtype bf16 --seqlen 1024 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv1kg.ptx
+// RUN: tessera print conv --dtype bf16 --seqlen 1024 --gates pre,post | tile-compile - --target sm_90a --num-warps 4 --late-loads-in-iteration --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv1kg.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.conv1kg.ptx -o %t.conv1kg.cubin 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // RUN: tessera print conv --dtype bf16 --seqlen 2048 --gates none | tile-compile - --target sm_90a --num-warps 4 --no-hoist-invariants --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers -o %t.conv2k.ptx
 // RUN: FileCheck %s --input-file %t.conv2k.ptx --check-prefix=MMASYNC

@@ -6,14 +6,13 @@
 // Below 512: the kernel of 512.
 // RUN: tessera conv-flags --seqlen 256 | FileCheck %s --check-prefix=K05
 // The post gate at 1K and 2K with both gates: loaded late in its row's
-// iteration.
+// iteration; stmatrix at 1K with both gates and at every 2K.
 // RUN: tessera conv-flags --seqlen 1024 | FileCheck %s --check-prefix=K1LATE
 // RUN: tessera conv-flags --seqlen 1024 --gates pre,post | FileCheck %s --check-prefix=K1LATE
 // RUN: tessera conv-flags --seqlen 1024 --gates post | FileCheck %s --check-prefix=K1
 // RUN: tessera conv-flags --seqlen 1024 --gates pre | FileCheck %s --check-prefix=K1
 // RUN: tessera conv-flags --seqlen 2048 | FileCheck %s --check-prefix=K2LATE
 // RUN: tessera conv-flags --seqlen 2048 --gates pre | FileCheck %s --check-prefix=K2
-// stmatrix in the ungated 2K kernel.
 // RUN: tessera conv-flags --seqlen 2048 --gates none | FileCheck %s --check-prefix=K2NONE
 // Three CTAs an SM at 1K without gates, five at 512.
 // RUN: tessera conv-flags --seqlen 1024 --gates none | FileCheck %s --check-prefix=K1NONE
@@ -38,9 +37,9 @@
 // K05: {{^}}--num-warps 2 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K05NONE: {{^}}--num-warps 2 --no-hoist-invariants --min-blocks-per-sm 5 --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K1: {{^}}--num-warps 4 --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
-// K1LATE: {{^}}--num-warps 4 --late-loads-in-iteration --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
-// K2: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
-// K2LATE: {{^}}--num-warps 4 --no-hoist-invariants --late-loads-in-iteration --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K1LATE: {{^}}--num-warps 4 --late-loads-in-iteration --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K2: {{^}}--num-warps 4 --no-hoist-invariants --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K2LATE: {{^}}--num-warps 4 --no-hoist-invariants --late-loads-in-iteration --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K2NONE: {{^}}--num-warps 4 --no-hoist-invariants --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K1NONE: {{^}}--num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K4: {{^}}--num-warps 8 --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
