@@ -347,7 +347,7 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
   EXPECT_EQ(conv::buildCommand(1000, conv::ElementType::f16, {true, true}),
             "tessera print conv --dtype f16 --seqlen 1000 --gates pre,post | "
             "tile-compile - --target sm_90a --num-warps 4 "
-            "--late-loads-in-iteration --pair-truncations --fma "
+            "--late-loads-in-iteration --stmatrix --pair-truncations --fma "
             "--step-descriptors --merge-barriers -o "
             "conv_fused_f16_M1024_64_16_rc_pre_post.ptx --info "
             "conv_fused_f16_M1024_64_16_rc_pre_post.json");
