@@ -307,6 +307,36 @@ LinearLayout dropAxis(const LinearLayout &layout, int64_t axis) {
   return LinearLayout(std::move(shape), std::move(bases));
 }
 
+namespace {
+int64_t axisRegisterMask(const AxisBits &bits) {
+  int64_t mask = 0;
+  for (int bit : bits.registers)
+    mask |= int64_t(1) << bit;
+  return mask;
+}
+} // namespace
+
+int64_t InPlaceReduction::groupOf(int64_t r) const {
+  return llvm::find(groups, r & ~axisRegisterMask(bits)) - groups.begin();
+}
+
+std::optional<InPlaceReduction> inPlaceReduction(const LinearLayout &in,
+                                                 const LinearLayout &out,
+                                                 int64_t axis) {
+  std::optional<AxisBits> bits = reductionBits(in, axis);
+  if (!bits)
+    return std::nullopt;
+  std::vector<int64_t> sourceOf = registerPermutation(dropAxis(in, axis), out);
+  if (sourceOf.empty())
+    return std::nullopt;
+  std::vector<int64_t> groups;
+  const int64_t mask = axisRegisterMask(*bits);
+  for (int64_t r : sourceOf)
+    if (!llvm::is_contained(groups, r & ~mask))
+      groups.push_back(r & ~mask);
+  return InPlaceReduction{*bits, std::move(sourceOf), std::move(groups)};
+}
+
 LinearLayout reshapeLayout(const LinearLayout &layout,
                            llvm::ArrayRef<int64_t> shape) {
   std::array<std::vector<LinearLayout::Coords>, 3> bases;

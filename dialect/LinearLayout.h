@@ -112,6 +112,26 @@ std::optional<AxisBits> reductionBits(const LinearLayout &layout, int64_t axis);
 /// axis that combined in place (reductionBits).
 LinearLayout dropAxis(const LinearLayout &layout, int64_t axis);
 
+/// A reduction along `axis` from a tile in `in` to one in `out` (its shape
+/// with the axis 1) that combines in place: the bits along the axis, and
+/// for each register of `out` the register of `in` whose group (the
+/// registers that differ from it only along the axis) gives it.
+struct InPlaceReduction {
+  AxisBits bits;
+  std::vector<int64_t> sourceOf;
+  /// The distinct groups sourceOf reads, in first-use order.
+  std::vector<int64_t> groups;
+  /// The index into `groups` of register `r` of `in`'s group.
+  int64_t groupOf(int64_t r) const;
+};
+
+/// How a reduction combines in place (reductionBits of `in`, and `out`
+/// holding in each thread the results of its own elements: dropAxis(in)
+/// to `out` moves registers only), or nullopt. The element type is the
+/// caller's to check (the lowering combines 32-bit registers).
+std::optional<InPlaceReduction>
+inPlaceReduction(const LinearLayout &in, const LinearLayout &out, int64_t axis);
+
 /// `layout` seen through a reshape to `shape` (the same elements in
 /// row-major order): each basis becomes the coordinates of its row-major
 /// index in `shape`.

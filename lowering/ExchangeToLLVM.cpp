@@ -507,50 +507,32 @@ std::optional<AxisSpread> shufflePath(tile::ScanOp op) {
   return axisSpread(layoutOf(src), op.getAxis());
 }
 
-/// A reduce that combines in place: each thread combines its registers
-/// along the axis, butterfly shuffles combine the lanes along it, and the
-/// warps along it exchange one partial each through shared memory.
-struct InPlaceReduce {
-  tile::AxisBits bits;
-  /// The source register whose group (the registers that differ from it
-  /// only along the axis) gives each result register.
-  std::vector<int64_t> sourceOf;
-};
-
-/// How a reduce combines in place, or nullopt: 32-bit elements, a source
-/// layout whose bits along the axis reach each coordinate once
-/// (reductionBits), and a result layout in which every thread holds only
-/// results of its own elements.
-std::optional<InPlaceReduce> inPlaceReduce(tile::ReduceOp op) {
+/// How a reduce combines in place (tile::inPlaceReduction: each thread
+/// combines its registers along the axis, butterfly shuffles combine the
+/// lanes along it, and the warps along it exchange one partial each
+/// through shared memory), or nullopt. 32-bit elements only.
+std::optional<tile::InPlaceReduction> inPlaceReduce(tile::ReduceOp op) {
   RankedTensorType src = op.getSource().getType(), dst = op.getType();
   Type e = TileTypeConverter::registerElementType(src.getElementType());
   if (!(e.isF32() || e.isInteger(32)) || !tile::getLayout(src) ||
       !tile::getLayout(dst))
     return std::nullopt;
-  tile::LinearLayout in = layoutOf(src);
-  std::optional<tile::AxisBits> bits = tile::reductionBits(in, op.getAxis());
-  if (!bits)
-    return std::nullopt;
-  std::vector<int64_t> sourceOf = tile::registerPermutation(
-      tile::dropAxis(in, op.getAxis()), layoutOf(dst));
-  if (sourceOf.empty())
-    return std::nullopt;
-  return InPlaceReduce{*bits, std::move(sourceOf)};
+  return tile::inPlaceReduction(layoutOf(src), layoutOf(dst), op.getAxis());
 }
 
 std::optional<int64_t> inPlaceReduceScratchBytes(tile::ReduceOp op) {
-  std::optional<InPlaceReduce> r = inPlaceReduce(op);
+  std::optional<tile::InPlaceReduction> r = inPlaceReduce(op);
   if (!r)
     return std::nullopt;
   if (r->bits.warps.empty())
     return 0;
-  return 32 * tile::numWarpsOf(op) *
-         layoutOf(op.getSource().getType()).numRegisters() * 4;
+  // One 32-bit partial a thread and group (warpPartials' slots).
+  return 32 * tile::numWarpsOf(op) * int64_t(r->groups.size()) * 4;
 }
 
 bool shufflesAcrossWarps(Operation *op) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-    std::optional<InPlaceReduce> r = inPlaceReduce(reduce);
+    std::optional<tile::InPlaceReduction> r = inPlaceReduce(reduce);
     return r && !r->bits.warps.empty();
   }
   std::optional<AxisSpread> s = shufflePath(cast<tile::ScanOp>(op));
@@ -720,18 +702,10 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
     int64_t axis = op.getAxis();
     // In place: registers, then butterfly shuffles over the lanes along
     // the axis (every lane gets its group's total), then the warps.
-    if (std::optional<InPlaceReduce> plan = inPlaceReduce(op)) {
+    if (std::optional<tile::InPlaceReduction> plan = inPlaceReduce(op)) {
       const tile::AxisBits &bits = plan->bits;
-      int64_t axisRegisters = 0;
-      for (int bit : bits.registers)
-        axisRegisters |= int64_t(1) << bit;
-      // Only the groups the result reads, each once.
-      SmallVector<int64_t> groups;
-      for (int64_t r : plan->sourceOf)
-        if (!llvm::is_contained(groups, r & ~axisRegisters))
-          groups.push_back(r & ~axisRegisters);
       SmallVector<Value> totals;
-      for (int64_t g : groups) {
+      for (int64_t g : plan->groups) {
         Value t;
         for (int64_t k = 0; k < (int64_t(1) << bits.registers.size()); ++k) {
           int64_t r = g;
@@ -746,16 +720,13 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
                       shuffle(rewriter, loc, "bfly", t, int64_t(1) << bit));
         totals.push_back(t);
       }
-      if (!bits.warps.empty()) {
-        SmallVector<int> warpBits(bits.warps.begin(), bits.warps.end());
+      if (!bits.warps.empty())
         totals = warpPartials(rewriter, loc, scratchBase(rewriter, loc, op),
-                              warpBits, op.getKind(), totals, lane, warp, lane,
-                              /*before=*/true, /*all=*/true);
-      }
+                              bits.warps, op.getKind(), totals, lane, warp,
+                              lane, /*before=*/true, /*all=*/true);
       SmallVector<Value> values;
       for (int64_t r : plan->sourceOf)
-        values.push_back(
-            totals[llvm::find(groups, r & ~axisRegisters) - groups.begin()]);
+        values.push_back(totals[plan->groupOf(r)]);
       rewriter.replaceOp(op, packStruct(rewriter, loc,
                                         getTypeConverter()->convertType(dst),
                                         values));

@@ -753,27 +753,31 @@ struct ConvertVectorOperands : OpRewritePattern<ConvertLayoutOp> {
 
 /// reduce(convert(x)) -> convert(reduce(x)) with the reduce in x's layout
 /// over its result's shape, where it combines in place there
-/// (reductionBits): registers, shuffles and one partial a warp, instead of
-/// x through shared memory. The row maxima of an mma accumulator stay in
-/// its layout, where a broadcast of them back is register copies.
+/// (inPlaceReduction; 32-bit elements, as the lowering combines them):
+/// registers, shuffles and one partial a warp, instead of x through shared
+/// memory. Only for a conversion the reduce alone uses: one that stays
+/// costs its exchange anyway, and the reduce may need fewer warps along the
+/// axis in the converted layout. Not from mma operand fragments, whose
+/// layout is an instruction input's, not one for other tiles. The row
+/// maxima of an mma accumulator stay in its layout, where a broadcast of
+/// them back is register copies.
 struct ReduceInSourceLayout : OpRewritePattern<ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReduceOp op,
                                 PatternRewriter &rewriter) const override {
     auto convert = op.getSource().getDefiningOp<ConvertLayoutOp>();
-    if (!convert)
+    if (!convert || !convert->hasOneUse())
       return failure();
     RankedTensorType src = convert.getSource().getType();
     Attribute layout = getLayout(src);
-    if (!layout || isa<DotOperandLayoutAttr>(layout))
+    Type e = src.getElementType();
+    if (!layout || isa<DotOperandLayoutAttr>(layout) ||
+        !(e.isF32() || e.isInteger(32)))
       return failure();
-    const int64_t axis = op.getAxis();
-    LinearLayout in = LinearLayout::get(layout, src.getShape());
     RankedTensorType type = inLayout(op.getType(), layout);
-    if (!reductionBits(in, axis) ||
-        registerPermutation(dropAxis(in, axis),
-                            LinearLayout::get(layout, type.getShape()))
-            .empty())
+    if (!inPlaceReduction(LinearLayout::get(layout, src.getShape()),
+                          LinearLayout::get(layout, type.getShape()),
+                          op.getAxis()))
       return failure();
     Value reduced =
         ReduceOp::create(rewriter, op.getLoc(), type, convert.getSource(),

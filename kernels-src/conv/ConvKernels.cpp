@@ -238,8 +238,11 @@ ConjugatePair fftRowColumnWithConjugate(const Complex &x,
     return {timesDft(a, d.right, dtype), timesDft(aConj, d.right, dtype),
             Tile()};
   }
-  // Both parts of both rows' elements are at most |rr| + |ii| + |ri| +
-  // |ir| there (|twiddle| = 1). The floor keeps 2^14 / bound finite.
+  // Both parts of every element of A o twiddle and of its conjugate
+  // partner's operand are at most |rr| + |ii| + |ri| + |ir| at that
+  // element (|twiddle| = 1). The floor keeps 2^14 / bound finite. (Inputs
+  // near f32's limit would make the bound inf and the row NaN; the f32
+  // accumulators of the products overflow at about that size anyway.)
   Tile bound = maximum(max(abs(rr) + abs(ii) + abs(ri) + abs(ir), 1), 1e-30);
   Tile up = 16384.0 / bound;
   Complex a = Complex{rr - ii, ri + ir} * d.twiddle;

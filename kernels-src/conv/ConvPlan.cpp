@@ -230,7 +230,8 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
     flags += " --no-hoist-invariants";
   // Three CTAs an SM at 1K without gates: 203 -> 168 registers, spill-free,
   // 0.097 -> 0.084 ms (H200, 16 x 768, bf16 and f16, two runs each; session
-  // 19). With both gates that spills 436 bytes, so gated kernels keep two.
+  // 19; bf16 with its f16 second stage spills 20 bytes there, session 35).
+  // With both gates that spills 436 bytes, so gated kernels keep two.
   if (p.fused && p.M == 1024 && !preGate && !postGate)
     flags += " --min-blocks-per-sm 3";
   // Five CTAs of two warps an SM at 512 without gates (ptxas: 222 -> 168

@@ -938,7 +938,7 @@ INSTANTIATE_TEST_SUITE_P(SpecialInputs, ConvInterpreter,
 /// Constant inputs over many random kernels, each channel on its own (the
 /// fused kernel of 2048). With the second stage's operand rounded to bf16,
 /// about one channel in a hundred exceeded 1e-2 (12 of 1280, the largest
-/// 1.6e-2); in f16 under a scale per row the largest of 1280 was 5.8e-3
+/// 1.6e-2); in f16 under a scale per row the largest of 1280 was 6.1e-3
 /// (bench/RESULTS.md, session 35).
 TEST(ConvInterpreter, ConstantInputsOverManyKernels) {
   const uint64_t seed = check::freshSeed();

@@ -198,13 +198,28 @@ TEST_F(LayoutTest, ReductionBitsOfAnAccumulator) {
   EXPECT_EQ(cols->lanes, (std::vector<int>{2, 3, 4}));
   EXPECT_EQ(cols->warps, (std::vector<int>{0, 1}));
   for (int64_t axis : {0, 1}) {
-    LinearLayout reduced = dropAxis(acc, axis);
-    EXPECT_EQ(reduced.shape()[axis], 1);
     std::vector<int64_t> shape = {64, 32};
     shape[axis] = 1;
-    std::vector<int64_t> from =
-        registerPermutation(reduced, LinearLayout::fromMma(mma, shape));
-    ASSERT_FALSE(from.empty()) << "axis " << axis;
+    LinearLayout out = LinearLayout::fromMma(mma, shape);
+    EXPECT_EQ(dropAxis(acc, axis).shape(), shape);
+    std::optional<InPlaceReduction> plan = inPlaceReduction(acc, out, axis);
+    ASSERT_TRUE(plan) << "axis " << axis;
+    ASSERT_EQ(int64_t(plan->sourceOf.size()), out.numRegisters());
+    // Every result register reads a group of its own thread's elements at
+    // its coordinates off the axis, whose registers all lie on that line.
+    const int64_t other = 1 - axis;
+    for (int64_t warp = 0; warp < 4; ++warp)
+      for (int64_t lane = 0; lane < 32; ++lane)
+        for (int64_t r = 0; r < out.numRegisters(); ++r) {
+          const int64_t line = out.apply(r, lane, warp)[other];
+          EXPECT_EQ(acc.apply(plan->sourceOf[r], lane, warp)[other], line);
+          const int64_t group = plan->groupOf(plan->sourceOf[r]);
+          for (int64_t k = 0; k < acc.numRegisters(); ++k)
+            if (plan->groupOf(k) == group)
+              EXPECT_EQ(acc.apply(k, lane, warp)[other], line);
+        }
+    // Two rows (or eight columns) a thread: one group each.
+    EXPECT_EQ(plan->groups.size(), axis == 1 ? 2u : 8u);
   }
 }
 

@@ -18,8 +18,10 @@ module attributes {tile.num_warps = 4 : i32} {
     %s = tile.reduce sum %t axis 1 : tensor<64x32xf32, #mma> -> tensor<64x1xf32, #mma>
     %mb = tile.broadcast %m : tensor<64x1xf32, #mma> -> tensor<64x32xf32, #mma>
     %sb = tile.broadcast %s : tensor<64x1xf32, #mma> -> tensor<64x32xf32, #mma>
-    // Down the columns, warps along both: lanes 4, 8, 16 apart, then warps.
-    %u = tile.convert_layout %t : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #mma2>
+    // Down the columns, warps along both (loaded so: a conversion would
+    // move the reduce back to #mma): lanes 4, 8, 16 apart, then a warp
+    // bit; the other warp bit holds other columns.
+    %u = tile.load %x[%i, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32, #mma2>
     %c = tile.reduce sum %u axis 0 : tensor<64x32xf32, #mma2> -> tensor<1x32xf32, #mma2>
     %cb = tile.broadcast %c : tensor<1x32xf32, #mma2> -> tensor<64x32xf32, #mma2>
     %cm = tile.convert_layout %cb : tensor<64x32xf32, #mma2> -> tensor<64x32xf32, #mma>

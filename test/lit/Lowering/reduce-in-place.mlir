@@ -34,9 +34,10 @@ tile.kernel @row_max(%x: !tile.view<?x?xf32>) {
 
 // Column sums when the warps split the rows too: registers (rows 8 apart),
 // shuffles over the lanes that hold other rows (4, 8 and 16 apart), then
-// one partial a warp through shared memory between barriers.
+// one partial a warp through shared memory between barriers: 4 bytes for
+// each of 128 threads and of its 2 columns.
 // CHECK-LABEL: llvm.func @column_sums
-// CHECK-SAME:  tile.shared_bytes = 2048
+// CHECK-SAME:  tile.shared_bytes = 1024
 // CHECK:       shfl.sync.bfly.b32 $0, $1, 4, 31, -1;
 // CHECK:       shfl.sync.bfly.b32 $0, $1, 8, 31, -1;
 // CHECK:       shfl.sync.bfly.b32 $0, $1, 16, 31, -1;

@@ -51,21 +51,40 @@ tile.kernel @column_sums(%x: !tile.view<?x?xf32>) {
 
 // -----
 
-#b = #tile.blocked<spt = [1, 8], tpw = [8, 4], wpc = [4, 1], order = [1, 0]>
-#c = #tile.blocked<spt = [1, 1], tpw = [32, 1], wpc = [4, 1], order = [1, 0]>
-#dot = #tile.dot_operand<idx = 0, parent = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>, kwidth = 2>
+#a = #tile.blocked<spt = [1, 4], tpw = [8, 4], wpc = [4, 1], order = [1, 0]>
+#b = #tile.blocked<spt = [8, 1], tpw = [4, 8], wpc = [1, 4], order = [0, 1]>
+#c = #tile.blocked<spt = [1, 1], tpw = [1, 32], wpc = [1, 4], order = [1, 0]>
 
-// What stays: a reduce of an mma operand fragment (warps that share its
-// rows hold copies) keeps its conversion.
-// CHECK-LABEL: tile.kernel @operand_stays
-// CHECK: %[[A:.*]] = tile.convert_layout %{{.*}} : tensor<64x32xbf16, #dot_op> -> tensor<64x32xbf16, #[[B:.*]]>
-// CHECK: tile.reduce max %[[A]] axis 1 : tensor<64x32xbf16, #[[B]]>
-tile.kernel @operand_stays(%x: !tile.view<?x?xbf16>) {
+// What stays: a reduce of a conversion another op uses too (the exchange
+// stays anyway, and in #b the column sums need no warp exchange, in #a
+// they would), and a reduce of 16-bit elements (the lowering combines
+// 32-bit registers in place).
+// CHECK-LABEL: tile.kernel @shared_conversion_stays
+// CHECK:       %[[B:.*]] = tile.convert_layout %{{.*}} : tensor<64x64xf32, #[[A:blocked[0-9]*]]> -> tensor<64x64xf32, #[[BL:blocked[0-9]*]]>
+// CHECK:       tile.reduce sum %[[B]] axis 0 : tensor<64x64xf32, #[[BL]]>
+// CHECK:       math.sqrt %[[B]]
+tile.kernel @shared_conversion_stays(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) {
   %c0 = arith.constant 0 : index
-  %a = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #b>
-  %s = tile.local_alloc %a : tensor<64x32xbf16, #b> -> !tile.smem<64x32xbf16, #tile.nvmma_shared<swizzle = 64>>
-  %f = tile.local_load %s : !tile.smem<64x32xbf16, #tile.nvmma_shared<swizzle = 64>> -> tensor<64x32xbf16, #dot>
-  %fb = tile.convert_layout %f : tensor<64x32xbf16, #dot> -> tensor<64x32xbf16, #b>
-  %m = tile.reduce max %fb axis 1 : tensor<64x32xbf16, #b> -> tensor<64x1xbf16, #c>
-  tile.store %m, %x[%c0, %c0] : tensor<64x1xbf16, #c> -> !tile.view<?x?xbf16>
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32, #a>
+  %u = math.exp %t : tensor<64x64xf32, #a>
+  %v = tile.convert_layout %u : tensor<64x64xf32, #a> -> tensor<64x64xf32, #b>
+  %s = tile.reduce sum %v axis 0 : tensor<64x64xf32, #b> -> tensor<1x64xf32, #c>
+  tile.store %s, %x[%c0, %c0] : tensor<1x64xf32, #c> -> !tile.view<?x?xf32>
+  %r = math.sqrt %v : tensor<64x64xf32, #b>
+  tile.store %r, %y[%c0, %c0] : tensor<64x64xf32, #b> -> !tile.view<?x?xf32>
+}
+
+// CHECK-LABEL: tile.kernel @half_stays
+// CHECK:       %[[H:.*]] = tile.convert_layout %{{.*}} : tensor<64x32xf16, #mma> -> tensor<64x32xf16, #[[BL:blocked[0-9]*]]>
+// CHECK:       tile.reduce max %[[H]] axis 1 : tensor<64x32xf16, #[[BL]]>
+#mma = #tile.mma<version = 2, wpc = [4, 1], instr = [16, 8]>
+#rows = #tile.blocked<spt = [1, 8], tpw = [8, 4], wpc = [4, 1], order = [1, 0]>
+#col = #tile.blocked<spt = [1, 1], tpw = [32, 1], wpc = [4, 1], order = [1, 0]>
+tile.kernel @half_stays(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32, #mma>
+  %h = arith.truncf %a : tensor<64x32xf32, #mma> to tensor<64x32xf16, #mma>
+  %hb = tile.convert_layout %h : tensor<64x32xf16, #mma> -> tensor<64x32xf16, #rows>
+  %m = tile.reduce max %hb axis 1 : tensor<64x32xf16, #rows> -> tensor<64x1xf16, #col>
+  tile.store %m, %y[%c0, %c0] : tensor<64x1xf16, #col> -> !tile.view<?x?xf16>
 }
