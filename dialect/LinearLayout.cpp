@@ -307,17 +307,8 @@ LinearLayout dropAxis(const LinearLayout &layout, int64_t axis) {
   return LinearLayout(std::move(shape), std::move(bases));
 }
 
-namespace {
-int64_t axisRegisterMask(const AxisBits &bits) {
-  int64_t mask = 0;
-  for (int bit : bits.registers)
-    mask |= int64_t(1) << bit;
-  return mask;
-}
-} // namespace
-
 int64_t InPlaceReduction::groupOf(int64_t r) const {
-  return llvm::find(groups, r & ~axisRegisterMask(bits)) - groups.begin();
+  return llvm::find(groups, r & ~axisRegisters) - groups.begin();
 }
 
 std::optional<InPlaceReduction> inPlaceReduction(const LinearLayout &in,
@@ -329,12 +320,14 @@ std::optional<InPlaceReduction> inPlaceReduction(const LinearLayout &in,
   std::vector<int64_t> sourceOf = registerPermutation(dropAxis(in, axis), out);
   if (sourceOf.empty())
     return std::nullopt;
+  int64_t mask = 0;
+  for (int bit : bits->registers)
+    mask |= int64_t(1) << bit;
   std::vector<int64_t> groups;
-  const int64_t mask = axisRegisterMask(*bits);
   for (int64_t r : sourceOf)
     if (!llvm::is_contained(groups, r & ~mask))
       groups.push_back(r & ~mask);
-  return InPlaceReduction{*bits, std::move(sourceOf), std::move(groups)};
+  return InPlaceReduction{*bits, std::move(sourceOf), std::move(groups), mask};
 }
 
 LinearLayout reshapeLayout(const LinearLayout &layout,

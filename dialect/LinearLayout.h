@@ -119,8 +119,11 @@ LinearLayout dropAxis(const LinearLayout &layout, int64_t axis);
 struct InPlaceReduction {
   AxisBits bits;
   std::vector<int64_t> sourceOf;
-  /// The distinct groups sourceOf reads, in first-use order.
+  /// The distinct groups sourceOf reads (their registers with the axis
+  /// bits clear), in first-use order.
   std::vector<int64_t> groups;
+  /// The register bits along the axis, as a mask.
+  int64_t axisRegisters = 0;
   /// The index into `groups` of register `r` of `in`'s group.
   int64_t groupOf(int64_t r) const;
 };

@@ -24,7 +24,7 @@ using namespace mlir;
 namespace tessera::lowering {
 
 namespace {
-bool shufflesAcrossWarps(Operation *op);
+bool shufflesAcrossWarps(tile::ScanOp op);
 std::optional<int64_t> inPlaceReduceScratchBytes(tile::ReduceOp op);
 
 /// For a permute that keeps every element with its thread (the result
@@ -74,12 +74,12 @@ int64_t sharedScratchBytes(Operation *op) {
       return *bytes;
     return bytesOf(reduce.getSource().getType());
   }
-  if (isa<tile::ScanOp>(op)) {
+  if (auto scan = dyn_cast<tile::ScanOp>(op)) {
     // The shuffle path keeps one 32-bit partial per thread and register
     // when warps lie along the axis.
     auto src = cast<RankedTensorType>(op->getOperand(0).getType());
     const int64_t warps = tile::numWarpsOf(op);
-    int64_t partials = shufflesAcrossWarps(op)
+    int64_t partials = shufflesAcrossWarps(scan)
                            ? 32 * warps * layoutOf(src).numRegisters() * 4
                            : 0;
     return std::max(bytesOf(src), partials);
@@ -413,45 +413,39 @@ struct AxisSpread {
   SmallVector<int> warpBits;
 };
 
+/// The bits that reach each coordinate of the axis once
+/// (tile::reductionBits), in the order a scan walks them: registers by
+/// axis step, then the lowest lanes in order, then warps in order, the
+/// steps 1, 2, 4, ... running on across them.
 std::optional<AxisSpread> axisSpread(const tile::LinearLayout &layout,
                                      int64_t axis) {
   using LL = tile::LinearLayout;
-  AxisSpread spread;
-  int64_t step = 1;
-  for (LL::InDim in : {LL::Register, LL::Lane, LL::Warp}) {
-    // (axis value, bit) of the bits along the axis, by value.
-    SmallVector<std::pair<int64_t, int>> along;
-    for (int bit = 0; bit < layout.numBits(in); ++bit) {
-      const auto &basis = layout.bases(in)[bit];
-      bool other = false;
-      for (int64_t d = 0; d < layout.rank(); ++d)
-        other |= d != axis && basis[d] != 0;
-      if (basis[axis] == 0)
-        continue;
-      if (other)
-        return std::nullopt;
-      along.push_back({basis[axis], bit});
-    }
-    llvm::sort(along);
-    for (auto [value, bit] : along) {
-      if (value != step)
-        return std::nullopt;
-      step *= 2;
-      if (in == LL::Register)
-        spread.regBits.push_back(bit);
-      else if (in == LL::Lane) {
-        if (bit != spread.laneBits) // the lowest lanes, in order
-          return std::nullopt;
-        ++spread.laneBits;
-      } else {
-        if (!spread.warpBits.empty() && bit < spread.warpBits.back())
-          return std::nullopt;
-        spread.warpBits.push_back(bit);
-      }
-    }
-  }
-  if (step != layout.shape()[axis])
+  std::optional<tile::AxisBits> bits = tile::reductionBits(layout, axis);
+  if (!bits)
     return std::nullopt;
+  auto step = [&](LL::InDim in, int bit) {
+    return layout.bases(in)[bit][axis];
+  };
+  AxisSpread spread;
+  spread.regBits.assign(bits->registers.begin(), bits->registers.end());
+  llvm::sort(spread.regBits, [&](int a, int b) {
+    return step(LL::Register, a) < step(LL::Register, b);
+  });
+  // reductionBits' steps are distinct powers of two, the registers' the
+  // smallest once sorted: each next bit must double the last.
+  int64_t next = int64_t(1) << spread.regBits.size();
+  for (int bit : bits->lanes) {
+    if (bit != spread.laneBits || step(LL::Lane, bit) != next)
+      return std::nullopt; // not the lowest lanes in order
+    ++spread.laneBits;
+    next *= 2;
+  }
+  for (int bit : bits->warps) {
+    if (step(LL::Warp, bit) != next)
+      return std::nullopt;
+    spread.warpBits.push_back(bit);
+    next *= 2;
+  }
   return spread;
 }
 
@@ -530,12 +524,8 @@ std::optional<int64_t> inPlaceReduceScratchBytes(tile::ReduceOp op) {
   return 32 * tile::numWarpsOf(op) * int64_t(r->groups.size()) * 4;
 }
 
-bool shufflesAcrossWarps(Operation *op) {
-  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-    std::optional<tile::InPlaceReduction> r = inPlaceReduce(reduce);
-    return r && !r->bits.warps.empty();
-  }
-  std::optional<AxisSpread> s = shufflePath(cast<tile::ScanOp>(op));
+bool shufflesAcrossWarps(tile::ScanOp op) {
+  std::optional<AxisSpread> s = shufflePath(op);
   return s && !s->warpBits.empty();
 }
 
