@@ -130,15 +130,24 @@ bool narrowsBeforeConvert(ConvertLayoutOp convert) {
 /// cast(convert(x)) -> convert(cast(x)) for wgmma accumulators, so the
 /// conversion reaches the store (StoreFromAccumulator) and the cast runs
 /// on the registers the accumulator is already in; for narrowing casts
-/// of other tiles where narrowsBeforeConvert says so.
+/// of other tiles where narrowsBeforeConvert says so. A widening cast
+/// moves only where it is stored: elsewhere the conversion would exchange
+/// the wider elements (the conv's post gate multiplies the inverse
+/// rounded to bf16 in a blocked layout: half the bytes through shared
+/// memory).
 template <typename CastOp> struct CastBeforeConvert : OpRewritePattern<CastOp> {
   using OpRewritePattern<CastOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(CastOp op,
                                 PatternRewriter &rewriter) const override {
+    constexpr bool narrows = std::is_same_v<CastOp, arith::TruncFOp>;
     auto convert = op.getIn().template getDefiningOp<ConvertLayoutOp>();
-    if (!convert || !(isWgmmaAccumulator(convert.getSource().getType()) ||
-                      (std::is_same_v<CastOp, arith::TruncFOp> &&
-                       narrowsBeforeConvert(convert))))
+    if (!convert)
+      return failure();
+    const bool accumulator = isWgmmaAccumulator(convert.getSource().getType());
+    const bool stored =
+        op->hasOneUse() && isa<StoreOp>(*op->getUsers().begin());
+    if (!((accumulator && (narrows || stored)) ||
+          (narrows && narrowsBeforeConvert(convert))))
       return failure();
     auto source = cast<RankedTensorType>(convert.getSource().getType());
     auto result = cast<RankedTensorType>(op.getType());
@@ -332,6 +341,13 @@ struct ElementwiseInAccumulatorLayout : RewritePattern {
     // Already in the accumulator's layout (an identity conversion): nothing
     // to move, and rewriting would replace the op by a conversion of itself.
     if (!layout || layout == getLayout(op->getResult(0).getType()))
+      return failure();
+    // A widening cast moves only if what uses it moves too (or stores it):
+    // else the conversion would follow it and exchange the wider elements.
+    if (isa<arith::ExtFOp>(op) &&
+        !llvm::all_of(op->getUsers(), [&](Operation *user) {
+          return isa<StoreOp>(user) || movesIntoLayout(user, layout);
+        }))
       return failure();
     // A second load of a tile only pays if the accumulator's conversion
     // goes away: when all its users are elementwise ops that move too. A

@@ -323,6 +323,24 @@ Complex loadPacked(const View &v, const Scalar &b, const Scalar &h, int64_t M) {
           cast(reshape(load(v, {b, h, 0, 1}, {1, 1, M, 1}), {M}), f32)};
 }
 
+/// `t` rounded to `dtype` and back to f32.
+Tile roundedTo(const Tile &t, DType dtype) { return cast(cast(t, dtype), f32); }
+
+/// Whether the fused kernel rounds the inverse to the element type before
+/// the post gate. The gate is loaded as (re, im) pairs in a blocked layout,
+/// so the inverse leaves the accumulators' layout for the product: as 16-bit
+/// elements instead of f32 it exchanges half the bytes through shared
+/// memory, for one more rounding (bf16 random inputs 3.8e-3 -> 4.2e-3).
+/// H200, 16 x 768, both gates, two runs (bench/RESULTS.md run98): bf16 1K
+/// 0.123 -> 0.116 ms, 2K 0.236 -> 0.221, 4K 0.764 -> 0.723; f16 512
+/// 0.064 -> 0.060, 1K 0.120 -> 0.114, 2K 0.247 -> 0.236. Slower at bf16 512
+/// (0.069 -> 0.073) and f16 4K (0.653 -> 0.679, 148 bytes spilled instead
+/// of 108), which keep f32. The three-pass inverse gained nothing (8K to
+/// 64K within 1%).
+bool roundsBeforePostGate(const Plan &p, DType dtype) {
+  return dtype == DType::bf16 ? p.M != 512 : p.M != 4096;
+}
+
 /// The fused kernel's body for Plan::rowColumn, for the batch rows
 /// [b0, b0 + rowsPerProgram) of channel h, one after the other: z's first
 /// M / 2 samples (the rest is u's zero padding) as the top half of the
@@ -361,6 +379,8 @@ void fusedRowColumn(KernelArgs &args, const Plan &p, const Config &c,
     Complex out = ifftRowColumn(Zy, dfts, c.dtype);
     if (c.postGate) {
       Complex g = loadHalf(args["post"]);
+      if (roundsBeforePostGate(p, c.dtype))
+        out = {roundedTo(out.re, c.dtype), roundedTo(out.im, c.dtype)};
       out = {out.re * g.re, out.im * g.im};
     }
     // Through (M / 2): each reshape keeps every element in its thread.

@@ -255,3 +255,56 @@ tile.kernel @narrow_first(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xbf16>) {
   %3 = tile.reduce sum %2 axis 0 : tensor<64x64xbf16, #b> -> tensor<1x64xbf16, #b>
   tile.store %3, %y[%c0, %c0] : tensor<1x64xbf16, #b> -> !tile.view<?x?xbf16>
 }
+
+// -----
+
+// An accumulator rounded to bf16 and widened again for a product with a
+// tile that cannot be made in the accumulator's layout (a load in no loop):
+// the rounding runs in the accumulator's layout and the conversion moves
+// the bf16 elements, half the bytes; the widening cast stays after it (it
+// moves only where its users move too, or into a store).
+#bl = #tile.blocked<spt = [1, 4], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#mm = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+// CHECK-LABEL: tile.kernel @widen_after_conversion
+// CHECK:      %[[ACC:.*]] = tile.load %arg0{{.*}} -> tensor<64x64xf32, #[[MM:mma[0-9]*]]>
+// CHECK:      %[[T:.*]] = arith.truncf %[[ACC]] : tensor<64x64xf32, #[[MM]]> to tensor<64x64xbf16, #[[MM]]>
+// CHECK:      %[[C:.*]] = tile.convert_layout %[[T]] : tensor<64x64xbf16, #[[MM]]> -> tensor<64x64xbf16, #[[BL:blocked[0-9]*]]>
+// CHECK:      %[[E:.*]] = arith.extf %[[C]] : tensor<64x64xbf16, #[[BL]]> to tensor<64x64xf32, #[[BL]]>
+// CHECK:      arith.mulf %[[E]], %{{.*}} : tensor<64x64xf32, #[[BL]]>
+// CHECK-NOT:  tile.convert_layout
+tile.kernel @widen_after_conversion(%v: !tile.view<?x?xf32>, %g: !tile.view<?x?xf32>, %y: !tile.view<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %acc = tile.load %v[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32, #mm>
+  %gate = tile.load %g[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32, #bl>
+  %0 = tile.convert_layout %acc : tensor<64x64xf32, #mm> -> tensor<64x64xf32, #bl>
+  %1 = arith.truncf %0 : tensor<64x64xf32, #bl> to tensor<64x64xbf16, #bl>
+  %2 = arith.extf %1 : tensor<64x64xbf16, #bl> to tensor<64x64xf32, #bl>
+  %3 = arith.mulf %2, %gate : tensor<64x64xf32, #bl>
+  %4 = arith.truncf %3 : tensor<64x64xf32, #bl> to tensor<64x64xbf16, #bl>
+  tile.store %4, %y[%c0, %c0] : tensor<64x64xbf16, #bl> -> !tile.view<?x?xbf16>
+}
+
+// -----
+
+// The same with a splat constant for the gate: every op moves into the
+// accumulator's layout, the widening cast too, and the store takes that
+// layout (no conversion left).
+#bl = #tile.blocked<spt = [1, 4], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#mm = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+// CHECK-LABEL: tile.kernel @widen_in_accumulator_layout
+// CHECK-NOT:  tile.convert_layout
+// CHECK:      arith.extf %{{.*}} : tensor<64x64xbf16, #[[MM:mma[0-9]*]]> to tensor<64x64xf32, #[[MM]]>
+// CHECK:      arith.mulf {{.*}} : tensor<64x64xf32, #[[MM]]>
+// CHECK-NOT:  tile.convert_layout
+// CHECK:      tile.store {{.*}} : tensor<64x64xbf16, #[[MM]]>
+tile.kernel @widen_in_accumulator_layout(%v: !tile.view<?x?xf32>, %y: !tile.view<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %acc = tile.load %v[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32, #mm>
+  %gate = arith.constant dense<0.5> : tensor<64x64xf32, #bl>
+  %0 = tile.convert_layout %acc : tensor<64x64xf32, #mm> -> tensor<64x64xf32, #bl>
+  %1 = arith.truncf %0 : tensor<64x64xf32, #bl> to tensor<64x64xbf16, #bl>
+  %2 = arith.extf %1 : tensor<64x64xbf16, #bl> to tensor<64x64xf32, #bl>
+  %3 = arith.mulf %2, %gate : tensor<64x64xf32, #bl>
+  %4 = arith.truncf %3 : tensor<64x64xf32, #bl> to tensor<64x64xbf16, #bl>
+  tile.store %4, %y[%c0, %c0] : tensor<64x64xbf16, #bl> -> !tile.view<?x?xbf16>
+}
