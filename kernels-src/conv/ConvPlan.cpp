@@ -253,7 +253,11 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate) {
   // 0.121 both). The 128 x 32 kernel of 4K with them: bf16 0.741, f16
   // 0.680, against 0.729 and 0.696 without (session 23; the flags take no
   // element type, and bf16 decides). 512 is not timed with it.
-  if (p.fused && (p.M == 1024 || p.M == 2048) && preGate && postGate)
+  // At 4K since the bf16 inverse is rounded before the post gate
+  // (roundsBeforePostGate): bf16 0.726 -> 0.626 ms, 146 -> 48 bytes
+  // spilled; f16 0.660 -> 0.665 (three runs each; session 36, run99).
+  if (p.fused && (p.M == 1024 || p.M == 2048 || p.M == 4096) && preGate &&
+      postGate)
     flags += " --late-loads-in-iteration";
   // stmatrix for the ungated 2K kernel's exchanges: spill-free instead of
   // 16 bytes, 0.177 -> 0.176 ms in bf16, 0.177 -> 0.175 in f16; at 4K

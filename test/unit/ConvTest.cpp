@@ -600,7 +600,7 @@ TEST(ConvPlan, CompileFlagsPerLength) {
       " --pair-truncations --fma --step-descriptors --merge-barriers";
   EXPECT_EQ(flags(512), "--num-warps 2 --no-hoist-invariants" + three);
   EXPECT_EQ(flags(256), flags(512));
-  // The post gate at 1K and 2K is loaded late in its row's iteration.
+  // The post gate at 1K, 2K and 4K is loaded late in its row's iteration.
   // stmatrix at 1K with both gates, at 2K and at 4K.
   const std::string late = " --late-loads-in-iteration";
   EXPECT_EQ(flags(1024), "--num-warps 4" + late + " --stmatrix" + three);
@@ -623,8 +623,8 @@ TEST(ConvPlan, CompileFlagsPerLength) {
   EXPECT_EQ(flags(2048, false, false), flags(2048, true, false));
   // 4K: LICM except with both gates (timed without gates on the H200; one
   // gate alone is not); stmatrix.
-  EXPECT_EQ(flags(4096),
-            "--num-warps 8 --no-hoist-invariants --stmatrix" + three);
+  EXPECT_EQ(flags(4096), "--num-warps 8 --no-hoist-invariants" + late +
+                             " --stmatrix" + three);
   EXPECT_EQ(flags(4096, true, false), "--num-warps 8 --stmatrix" + three);
   EXPECT_EQ(flags(4096, false, true), flags(4096, true, false));
   EXPECT_EQ(flags(4096, false, false), flags(4096, true, false));
