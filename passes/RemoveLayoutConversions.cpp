@@ -26,6 +26,8 @@ bool isWgmmaAccumulator(Type type) {
   return mma && mma.getVersion() == 3;
 }
 
+bool widensWhereConversionGoes(Operation *ext, Attribute layout);
+
 /// convert(load) -> a load straight into the converted layout: the load
 /// lowering handles any layout, and the shared-memory exchange goes away.
 /// Not into mma operand fragments: their 4-byte pieces scattered over rows
@@ -131,10 +133,7 @@ bool narrowsBeforeConvert(ConvertLayoutOp convert) {
 /// conversion reaches the store (StoreFromAccumulator) and the cast runs
 /// on the registers the accumulator is already in; for narrowing casts
 /// of other tiles where narrowsBeforeConvert says so. A widening cast
-/// moves only where it is stored: elsewhere the conversion would exchange
-/// the wider elements (the conv's post gate multiplies the inverse
-/// rounded to bf16 in a blocked layout: half the bytes through shared
-/// memory).
+/// only where widensWhereConversionGoes says so.
 template <typename CastOp> struct CastBeforeConvert : OpRewritePattern<CastOp> {
   using OpRewritePattern<CastOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(CastOp op,
@@ -143,10 +142,12 @@ template <typename CastOp> struct CastBeforeConvert : OpRewritePattern<CastOp> {
     auto convert = op.getIn().template getDefiningOp<ConvertLayoutOp>();
     if (!convert)
       return failure();
-    const bool accumulator = isWgmmaAccumulator(convert.getSource().getType());
-    const bool stored =
-        op->hasOneUse() && isa<StoreOp>(*op->getUsers().begin());
-    if (!((accumulator && (narrows || stored)) ||
+    Type sourceType = convert.getSource().getType();
+    const bool accumulator = isWgmmaAccumulator(sourceType);
+    const bool widens =
+        !narrows && widensWhereConversionGoes(
+                        op, cast<RankedTensorType>(sourceType).getEncoding());
+    if (!((accumulator && (narrows || widens)) ||
           (narrows && narrowsBeforeConvert(convert))))
       return failure();
     auto source = cast<RankedTensorType>(convert.getSource().getType());
@@ -342,12 +343,7 @@ struct ElementwiseInAccumulatorLayout : RewritePattern {
     // to move, and rewriting would replace the op by a conversion of itself.
     if (!layout || layout == getLayout(op->getResult(0).getType()))
       return failure();
-    // A widening cast moves only if what uses it moves too (or stores it):
-    // else the conversion would follow it and exchange the wider elements.
-    if (isa<arith::ExtFOp>(op) &&
-        !llvm::all_of(op->getUsers(), [&](Operation *user) {
-          return isa<StoreOp>(user) || movesIntoLayout(user, layout);
-        }))
+    if (isa<arith::ExtFOp>(op) && !widensWhereConversionGoes(op, layout))
       return failure();
     // A second load of a tile only pays if the accumulator's conversion
     // goes away: when all its users are elementwise ops that move too. A
@@ -864,6 +860,30 @@ bool reachesAnyLayoutConsumer(Value v, Attribute layout, int depth = 8) {
     return false;
   Attribute next = layoutThrough(user, layout, type.getShape());
   return next && reachesAnyLayoutConsumer(user->getResult(0), next, depth - 1);
+}
+
+/// Whether the widening cast `ext` of a tile converted from `layout` may
+/// run in `layout`, ahead of the conversion. For 16-bit sources only where
+/// the conversion then goes away: every user moves into `layout` too, or
+/// takes any layout (a store that writes it as it is, a shared-memory
+/// write, a gather, a reduce, a reshape chain to one of those). Elsewhere
+/// the conversion would exchange the wider elements: the conv's fused
+/// kernels round the inverse to bf16 before the post gate, whose product
+/// runs in a blocked layout, to exchange half the bytes (H200, 4K with
+/// both gates: 0.764 -> 0.723 ms; bench/RESULTS.md session 36).
+bool widensWhereConversionGoes(Operation *ext, Attribute layout) {
+  auto source = cast<RankedTensorType>(ext->getOperand(0).getType());
+  if (source.getElementType().getIntOrFloatBitWidth() > 16)
+    return true;
+  Value result = ext->getResult(0);
+  if (reachesAnyLayoutConsumer(result, layout))
+    return true;
+  return llvm::all_of(ext->getUsers(), [&](Operation *user) {
+    if (isa<StoreOp>(user))
+      return storesAsIs(inLayout(result.getType(), layout));
+    return isa<LocalAllocOp, GatherOp, ReduceOp>(user) ||
+           movesIntoLayout(user, layout);
+  });
 }
 
 /// reshape(convert(x)) -> convert(reshape(x)), and a reshape that moves

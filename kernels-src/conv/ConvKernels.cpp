@@ -332,13 +332,16 @@ Tile roundedTo(const Tile &t, DType dtype) { return cast(cast(t, dtype), f32); }
 /// elements instead of f32 it exchanges half the bytes through shared
 /// memory, for one more rounding (bf16 random inputs 3.8e-3 -> 4.2e-3).
 /// H200, 16 x 768, both gates, two runs (bench/RESULTS.md run98): bf16 1K
-/// 0.123 -> 0.116 ms, 2K 0.236 -> 0.221, 4K 0.764 -> 0.723; f16 512
-/// 0.064 -> 0.060, 1K 0.120 -> 0.114, 2K 0.247 -> 0.236. Slower at bf16 512
-/// (0.069 -> 0.073) and f16 4K (0.653 -> 0.679, 148 bytes spilled instead
-/// of 108), which keep f32. The three-pass inverse gained nothing (8K to
-/// 64K within 1%).
+/// 0.123 -> 0.116 ms, 2K 0.236 -> 0.221, 4K 0.764 -> 0.723; f16 M 512
+/// (seqlen 256) 0.064 -> 0.060, 1K 0.120 -> 0.114, 2K 0.247 -> 0.236.
+/// Slower at bf16 M 512 (seqlen 256: 0.069 -> 0.073), which keeps f32; so
+/// does f16 4K (0.653 -> 0.679 before its late loads, 0.664 -> 0.662 with
+/// them, run99: a wash, so one rounding fewer). The three-pass inverse
+/// gained nothing (8K to 64K within 1%).
 bool roundsBeforePostGate(const Plan &p, DType dtype) {
-  return dtype == DType::bf16 ? p.M != 512 : p.M != 4096;
+  if (dtype == DType::bf16)
+    return p.M == 1024 || p.M == 2048 || p.M == 4096;
+  return p.M == 512 || p.M == 1024 || p.M == 2048;
 }
 
 /// The fused kernel's body for Plan::rowColumn, for the batch rows

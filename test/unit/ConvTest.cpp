@@ -600,7 +600,8 @@ TEST(ConvPlan, CompileFlagsPerLength) {
       " --pair-truncations --fma --step-descriptors --merge-barriers";
   EXPECT_EQ(flags(512), "--num-warps 2 --no-hoist-invariants" + three);
   EXPECT_EQ(flags(256), flags(512));
-  // The post gate at 1K, 2K and 4K is loaded late in its row's iteration.
+  // With both gates, the post gate at 1K, 2K and 4K is loaded late in its
+  // row's iteration.
   // stmatrix at 1K with both gates, at 2K and at 4K.
   const std::string late = " --late-loads-in-iteration";
   EXPECT_EQ(flags(1024), "--num-warps 4" + late + " --stmatrix" + three);

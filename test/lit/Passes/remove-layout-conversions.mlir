@@ -308,3 +308,30 @@ tile.kernel @widen_in_accumulator_layout(%v: !tile.view<?x?xf32>, %y: !tile.view
   %4 = arith.truncf %3 : tensor<64x64xf32, #bl> to tensor<64x64xbf16, #bl>
   tile.store %4, %y[%c0, %c0] : tensor<64x64xbf16, #bl> -> !tile.view<?x?xbf16>
 }
+
+// -----
+
+// Where the widened tile is stored (a wgmma accumulator's layout is stored
+// as it is) or written to shared memory, the widening cast runs in the
+// accumulator's layout and no conversion is left.
+#bl = #tile.blocked<spt = [1, 4], tpw = [4, 8], wpc = [4, 1], order = [1, 0]>
+#mm = #tile.mma<version = 3, wpc = [4, 1], instr = [64, 64]>
+// CHECK-LABEL: tile.kernel @widen_into_store_and_shared
+// CHECK-NOT:  tile.convert_layout
+// CHECK:      %[[E:.*]] = arith.extf %{{.*}} : tensor<64x64xbf16, #[[MM:mma[0-9]*]]> to tensor<64x64xf32, #[[MM]]>
+// CHECK-NOT:  tile.convert_layout
+// CHECK:      tile.store %[[E]], {{.*}} : tensor<64x64xf32, #[[MM]]>
+// CHECK:      %[[F:.*]] = arith.extf %{{.*}} : tensor<64x64xbf16, #[[MM]]> to tensor<64x64xf32, #[[MM]]>
+// CHECK-NOT:  tile.convert_layout
+// CHECK:      tile.local_alloc %[[F]] : tensor<64x64xf32, #[[MM]]>
+tile.kernel @widen_into_store_and_shared(%v: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %acc = tile.load %v[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32, #mm>
+  %t = arith.truncf %acc : tensor<64x64xf32, #mm> to tensor<64x64xbf16, #mm>
+  %0 = tile.convert_layout %t : tensor<64x64xbf16, #mm> -> tensor<64x64xbf16, #bl>
+  %1 = arith.extf %0 : tensor<64x64xbf16, #bl> to tensor<64x64xf32, #bl>
+  tile.store %1, %y[%c0, %c0] : tensor<64x64xf32, #bl> -> !tile.view<?x?xf32>
+  %2 = tile.convert_layout %t : tensor<64x64xbf16, #mm> -> tensor<64x64xbf16, #bl>
+  %3 = arith.extf %2 : tensor<64x64xbf16, #bl> to tensor<64x64xf32, #bl>
+  %buf = tile.local_alloc %3 : tensor<64x64xf32, #bl> -> !tile.smem<64x64xf32, #tile.nvmma_shared<swizzle = 128>>
+}

@@ -5,7 +5,7 @@
 // RUN: tessera conv-flags --seqlen 512 | FileCheck %s --check-prefix=K05
 // Below 512: the kernel of 512.
 // RUN: tessera conv-flags --seqlen 256 | FileCheck %s --check-prefix=K05
-// The post gate at 1K and 2K with both gates: loaded late in its row's
+// The post gate at 1K, 2K and 4K with both gates: loaded late in its row's
 // iteration; stmatrix at 1K with both gates and at every 2K.
 // RUN: tessera conv-flags --seqlen 1024 | FileCheck %s --check-prefix=K1LATE
 // RUN: tessera conv-flags --seqlen 1024 --gates pre,post | FileCheck %s --check-prefix=K1LATE
@@ -18,7 +18,7 @@
 // RUN: tessera conv-flags --seqlen 1024 --gates none | FileCheck %s --check-prefix=K1NONE
 // RUN: tessera conv-flags --seqlen 512 --gates none | FileCheck %s --check-prefix=K05NONE
 // RUN: tessera conv-flags --seqlen 300 --gates none | FileCheck %s --check-prefix=K05NONE
-// 4K: LICM, but not with both gates; stmatrix.
+// 4K: LICM, but not with both gates (late loads then); stmatrix.
 // RUN: tessera conv-flags --seqlen 4096 | FileCheck %s --check-prefix=K4GATED
 // RUN: tessera conv-flags --seqlen 4096 --gates post | FileCheck %s --check-prefix=K4
 // RUN: tessera conv-flags --seqlen 4096 --gates pre | FileCheck %s --check-prefix=K4
@@ -43,7 +43,7 @@
 // K2NONE: {{^}}--num-warps 4 --no-hoist-invariants --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K1NONE: {{^}}--num-warps 4 --min-blocks-per-sm 3 --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K4: {{^}}--num-warps 8 --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
-// K4GATED: {{^}}--num-warps 8 --no-hoist-invariants --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
+// K4GATED: {{^}}--num-warps 8 --no-hoist-invariants --late-loads-in-iteration --stmatrix --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // K16: {{^}}--num-warps 4 --no-hoist-invariants --pair-truncations --fma --step-descriptors --merge-barriers{{$}}
 // BAD: error: --seqlen must be in [2, 65536]
 // STRAY: error: conv-flags takes no kernel name (use --seqlen)
