@@ -4,7 +4,7 @@
 # M; lengths below 512 on those of 512), bf16 and f16, with both gates and
 # with none, into a kernel library folder
 # (rt::KernelLibrary: <name>.ptx and <name>.json; a multi-pass module holds
-# three kernels).
+# three kernels, four in bf16 with conv_bound).
 #   scripts/build-conv-kernels.sh TESSERA TILE_COMPILE OUTDIR
 # CONV_DTYPES ("bf16 f16") and CONV_LENGTHS (powers of two) narrow it;
 # TILE_COMPILE_EXTRA and TILE_COMPILE_DROP add or remove flags (A/B

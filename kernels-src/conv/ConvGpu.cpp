@@ -5,11 +5,19 @@
 namespace tessera::conv {
 
 namespace {
+size_t scaleBytes(const Shape &s, const Plan &p) {
+  return p.rowColumn ? (size_t(s.batch * s.channels) * 4 + 15) / 16 * 16 : 0;
+}
+
 /// Bytes of the multi-pass work buffers, pass 1 -> 2 and pass 2 -> 3:
-/// (batch, channels, 2, outer, inner) each, in the element type (bf16 and
-/// f16 are both two bytes).
+/// (batch, channels, 2, outer, inner) each, two-byte elements (bf16 or
+/// f16); then, with a row-column inner FFT, the forward buffer's scale per
+/// sequence (batch, channels) in f32 (forwardInF16; reserved for either
+/// type).
 size_t workBufferBytes(const Shape &s, const Plan &p) {
-  return p.fused ? 0 : 2 * size_t(s.batch * s.channels * 2 * p.M) * 2;
+  if (p.fused)
+    return 0;
+  return 2 * size_t(s.batch * s.channels * 2 * p.M) * 2 + scaleBytes(s, p);
 }
 
 /// Bytes of one zero-padded copy (batch, channels, paddedLength), rounded
@@ -165,7 +173,10 @@ rt::Status findCallKernels(const rt::KernelLibrary &library, const Plan &p,
                                    copyBuildCommand(dtype), ptx, info);
         !st)
       return st;
-  for (const char *kernel : planKernels(p))
+  std::vector<const char *> kernels = planKernels(p);
+  if (forwardInF16(p, dtype))
+    kernels.push_back("conv_bound");
+  for (const char *kernel : kernels)
     if (rt::Status st =
             findKernel(library, kernelName(kernel, p, dtype, g.pre, g.post),
                        buildCommand(s.seqlen, dtype, g), ptx, info);
@@ -221,25 +232,40 @@ rt::Status runPlan(rt::Runtime &runtime, const rt::KernelLibrary &library,
       rt::ViewArg{a.workspace, {B, H, 2, Mo, Mi}, {H * 2 * M, 2 * M, M, Mi, 1}};
   rt::Arg inverse = rt::ViewArg{
       inverseBuffer, {B, H, 2, Mo, Mi}, {H * 2 * M, 2 * M, M, Mi, 1}};
+  // The scales of the f16 forward buffer, after both buffers.
+  const bool f16Forward = forwardInF16(p, dtype);
+  rt::Arg scales = rt::ViewArg{
+      inverseBuffer + rt::DevicePtr(B * H * 2 * M) * 2, {B, H, 1}, {H, 1, 1}};
+  if (f16Forward) {
+    auto rows = [&](const DeviceTensor &t) { return over(t, {B, H, L}, {1}); };
+    std::vector<rt::Arg> a0 = {rows(a.u)};
+    if (g.pre)
+      a0.push_back(rows(a.pre));
+    a0.push_back(scales);
+    if (rt::Status st = launch("conv_bound", a0, {H, B, 1}); !st)
+      return st;
+  }
   std::vector<rt::Arg> a1 = {grid(a.u)};
   if (g.pre)
     a1.push_back(grid(a.pre));
   a1.push_back(work);
+  if (f16Forward)
+    a1.push_back(scales);
   if (rt::Status st = launch("conv_outer_fwd", a1, outerGrid(p, B, H)); !st)
     return st;
   const ViewShape sv = innerSpectrumView(p, H), wv = innerWorkView(p, B, H);
   rt::Arg spectrum = rt::ViewArg{a.spectrum.ptr, sv.sizes, sv.strides};
-  if (rt::Status st =
-          launch("conv_inner",
-                 {rt::ViewArg{a.workspace, wv.sizes, wv.strides}, spectrum,
-                  rt::ViewArg{inverseBuffer, wv.sizes, wv.strides}},
-                 innerGrid(p, B, H));
-      !st)
+  std::vector<rt::Arg> a2 = {rt::ViewArg{a.workspace, wv.sizes, wv.strides},
+                             spectrum,
+                             rt::ViewArg{inverseBuffer, wv.sizes, wv.strides}};
+  if (rt::Status st = launch("conv_inner", a2, innerGrid(p, B, H)); !st)
     return st;
   std::vector<rt::Arg> a3 = {inverse};
   if (g.post)
     a3.push_back(grid(a.post));
   a3.push_back(grid(a.y));
+  if (f16Forward)
+    a3.push_back(scales);
   return launch("conv_outer_inv", a3, outerGrid(p, B, H));
 }
 

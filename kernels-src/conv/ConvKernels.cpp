@@ -306,9 +306,28 @@ Complex loadComplexRow(const View &v, const std::vector<Scalar> &reIndex,
           reshape(load(v, imIndex, tile), shape)};
 }
 
+
 ElementType elementType(const Config &c) {
   return c.dtype == DType::f16 ? ElementType::f16 : ElementType::bf16;
 }
+
+/// Whether the three passes keep their forward side in f16 under a scale
+/// (bf16 with a row-column inner FFT, every three-pass length): the work
+/// buffer between the outer and the inner pass and the inner pass's two
+/// forward stages. Rounded to bf16 there, the white error of a constant
+/// input's concentrated spectrum exceeded 1e-2 for about 1.4% of random
+/// kernels (interpreter, 3200 a length: 8192 max 1.82e-2, 16384 1.53e-2;
+/// in f16 5.9e-3 and 7.2e-3, none above; bench/RESULTS.md session 36). The
+/// inverse side stays bf16: its error is relative to y.
+bool forwardInF16(const Plan &p, const Config &c) {
+  return forwardInF16(p, elementType(c));
+}
+
+/// |X| <= max |z| over the sequence (the outer forward matrix carries
+/// 1 / Mo); scaled to 2^8 it stays inside f16 through the inner first
+/// stage's 64 terms (|A| <= 64 sqrt(2) 2^8 < 65504). f16 keeps 11 bits at
+/// any scale; the scale only keeps the range.
+constexpr double kWorkScaleTarget = 256.0;
 
 std::string variantName(const char *kernel, int64_t M, const Config &c,
                         const Plan &p) {
@@ -471,18 +490,24 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
                           {1, 1, 1, 1, m1, m2}, {m1, m2});
   };
   const RowColumnDfts dfts = rowColumnDfts(m1, m2, m1, c.dtype);
+  // The forward stages in f16 where the work buffer is (forwardInF16).
+  const bool f16Forward = forwardInF16(p, c);
+  const DType forward = f16Forward ? DType::f16 : c.dtype;
+  const RowColumnDfts forwardDfts =
+      f16Forward ? rowColumnDfts(m1, m2, m1, forward) : dfts;
   // Each stage for both rows before the next (the two rows are
   // independent): their wgmma are then in flight together
   // (tile-defer-mma-waits).
-  auto both = [&](auto stage, const Complex &a, const Complex &b) {
-    Complex first = stage(a, dfts, c.dtype);
-    return std::make_pair(first, stage(b, dfts, c.dtype));
+  auto both = [&](auto stage, const Complex &a, const Complex &b,
+                  const RowColumnDfts &d, DType type) {
+    Complex first = stage(a, d, type);
+    return std::make_pair(first, stage(b, d, type));
   };
   // Named, so r1's loads come first whatever order the host compiler
   // evaluates arguments in (the IR stays the same across toolchains).
   const Complex x1 = loadRow(rp.r1), x2 = loadRow(rp.r2);
-  auto [a1, a2] = both(fftRowColumnFirst, x1, x2);
-  auto [Z1, Z2] = both(fftRowColumnSecond, a1, a2);
+  auto [a1, a2] = both(fftRowColumnFirst, x1, x2, forwardDfts, forward);
+  auto [Z1, Z2] = both(fftRowColumnSecond, a1, a2, forwardDfts, forward);
   auto coefficients = [&](const Scalar &r, int64_t which) {
     return reshape(load(spectrum, {h, which, r, 0, 0}, {1, 1, 1, m1, m2}),
                    {m1, m2});
@@ -500,6 +525,9 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
   // one inverse and store at a time.
   Complex Y1 = product(rp.r1, rp.shift1, Z1, Z2),
           Y2 = product(rp.r2, rp.shift2, Z2, Z1);
+  // In f16 the work buffer holds the sequence scaled by s: the product
+  // stays scaled into the bf16 inverse buffer (bf16 keeps f32's range) and
+  // the outer inverse divides it back, which keeps the inner loop as it is.
   // Each row stored as the m1 x m2 tile it is (`out` viewed as `work`):
   // the store takes the accumulator's layout as it is, with no exchange.
   auto storeRow = [&](const Scalar &r, const Complex &w) {
@@ -508,8 +536,8 @@ void innerRowColumn(KernelArgs &args, const Plan &p, const Config &c,
     store(out, {b, h, 1, r, 0, 0},
           reshape(cast(w.im, c.dtype), {1, 1, 1, 1, m1, m2}));
   };
-  auto [e1, e2] = both(ifftRowColumnFirst, Y1, Y2);
-  auto [w1, w2] = both(ifftRowColumnSecond, e1, e2);
+  auto [e1, e2] = both(ifftRowColumnFirst, Y1, Y2, dfts, c.dtype);
+  auto [w1, w2] = both(ifftRowColumnSecond, e1, e2, dfts, c.dtype);
   storeRow(rp.r1, w1);
   storeRow(rp.r2, w2);
 }
@@ -596,6 +624,10 @@ std::pair<Tile, Tile> outer8Matrices(DType dtype) {
 void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   const int64_t M = p.M, Mo = p.outer, Mi = M / Mo, W = columnBlock(p);
   const int64_t half = Mo / 2;
+  // The forward work buffer's type (forwardInF16: f16 under one scale
+  // per sequence, from conv_bound).
+  const bool f16Forward = forwardInF16(p, c);
+  const DType workType = f16Forward ? DType::f16 : c.dtype;
 
   // The work buffer between the passes is in the element type: each pass
   // rounds what it reads to that type for the Tensor Core anyway, and the
@@ -619,7 +651,9 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   std::vector<Param> p1 = {view("u", c.dtype, 4)};
   if (c.preGate)
     p1.push_back(view("pre", c.dtype, 4));
-  p1.push_back(view("work", c.dtype, 5));
+  p1.push_back(view("work", workType, 5));
+  if (f16Forward)
+    p1.push_back(view("scales", f32, 3)); // (batch, channels, 1)
   m.kernel(variantName("conv_outer_fwd", M, c, p), p1, [&](KernelArgs &args) {
     if (int64_t blocks =
             outerBlocksPerSm(p, /*inverse=*/false, elementType(c), c.preGate))
@@ -633,6 +667,11 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     Tile pairs = loadPairs(u, b, h, col);
     if (c.preGate)
       pairs = pairs * loadPairs(args["pre"], b, h, col);
+    // In f16: X times the sequence's scale (conv_bound).
+    Tile scale;
+    if (f16Forward)
+      scale = reshape(load(args["scales"], {b, h, 0}, {1, 1, 1}), {1, 1});
+    auto scaled = [&](const Tile &x) { return f16Forward ? x * scale : x; };
     // [zr; zi]: the pairs' halves stacked along K.
     Tile stacked =
         reshape(permute(reshape(cast(pairs, c.dtype), {half, W, 2}), {2, 0, 1}),
@@ -647,7 +686,7 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
       Tile zero = zeros({16, W}, f32);
       Tile X = mma(F.first, S, zero) * tw.re + mma(F.second, S, zero) * tw.im;
       store(work, {b, h, 0, 0, col},
-            reshape(cast(X, c.dtype), {1, 1, 2, Mo, W}));
+            reshape(cast(scaled(X), workType), {1, 1, 2, Mo, W}));
       return;
     }
     const std::pair<Tile, Tile> F = outerMatrices(Mo, false, c.dtype);
@@ -655,9 +694,9 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     Complex X =
         Complex{mma(F.first, stacked, zero), mma(F.second, stacked, zero)} * tw;
     store(work, {b, h, 0, 0, col},
-          reshape(cast(X.re, c.dtype), {1, 1, 1, Mo, W}));
+          reshape(cast(scaled(X.re), workType), {1, 1, 1, Mo, W}));
     store(work, {b, h, 1, 0, col},
-          reshape(cast(X.im, c.dtype), {1, 1, 1, Mo, W}));
+          reshape(cast(scaled(X.im), workType), {1, 1, 1, Mo, W}));
   });
 
   // Pass 2: rows r and -r mod outer together (their frequencies are each
@@ -668,7 +707,7 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   // batch rows may then run ahead of this row's stores (tile-pipeline does
   // not prefetch from a view the loop writes). A row-column inner FFT
   // reads `work` as (batch, channels, 2, outer, m1, m2).
-  std::vector<Param> p2 = {view("work", c.dtype, p.rowColumn ? 6 : 5),
+  std::vector<Param> p2 = {view("work", workType, p.rowColumn ? 6 : 5),
                            view("spectrum", f32, p.rowColumn ? 5 : 4),
                            view("out", c.dtype, p.rowColumn ? 6 : 5)};
   m.kernel(variantName("conv_inner", M, c, p), p2, [&](KernelArgs &args) {
@@ -727,6 +766,8 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   if (c.postGate)
     p3.push_back(view("post", c.dtype, 4));
   p3.push_back(view("y", c.dtype, 4));
+  if (f16Forward)
+    p3.push_back(view("scales", f32, 3));
   m.kernel(variantName("conv_outer_inv", M, c, p), p3, [&](KernelArgs &args) {
     if (int64_t blocks =
             outerBlocksPerSm(p, /*inverse=*/true, elementType(c), c.postGate))
@@ -754,11 +795,47 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     Tile pairs =
         reshape(permute(reshape(stacked, {half / g, 2, g, W}), {0, 2, 3, 1}),
                 {half, 2 * W});
+    // The inner pass's product is still scaled by the sequence's s. Its
+    // load here, after the product, measured best: loaded first or folded
+    // into the twiddles it stays live and spills (bench/RESULTS.md run101).
+    if (f16Forward)
+      pairs = pairs * (1.0 / reshape(load(args["scales"], {b, h, 0}, {1, 1, 1}),
+                                     {1, 1}));
     if (c.postGate)
       pairs = pairs * loadPairs(args["post"], b, h, col);
     store(y, {b, h, 0, col},
           reshape(cast(pairs, c.dtype), {1, 1, half, 2 * W}));
   });
+
+  // Pass 0 (bf16, forwardInF16): each sequence's scale s = 2^8 / max |u|
+  // (times max |pre| with the pre gate), which keeps s X inside f16
+  // through the inner first stage (|X| <= max |z|: the outer forward
+  // matrix carries 1 / Mo; 64 terms after it). One scale a sequence, so
+  // the inner pass's rows go from the work buffer to the Tensor Cores as
+  // they are; the outer inverse divides its result back. The floor keeps s
+  // finite for an all-zero sequence.
+  if (f16Forward) {
+    std::vector<Param> p0 = {view("u", c.dtype, 3)};
+    if (c.preGate)
+      p0.push_back(view("pre", c.dtype, 3));
+    p0.push_back(view("scales", f32, 3));
+    m.kernel(variantName("conv_bound", M, c, p), p0, [&](KernelArgs &args) {
+      Scalar h = program_id(0), b = program_id(1);
+      const int64_t T = 1024;
+      auto maxAbs = [&](const View &v) {
+        return for_range(
+            Scalar(0), Scalar(M / T), zeros({1}, f32), [&](Scalar j, Tile acc) {
+              Tile t = cast(reshape(load(v, {b, h, j}, {1, 1, T}), {T}), f32);
+              return maximum(acc, max(abs(t), 0));
+            });
+      };
+      Tile bound = maxAbs(args["u"]);
+      if (c.preGate)
+        bound = bound * maxAbs(args["pre"]);
+      Tile scale = kWorkScaleTarget / maximum(bound, 1e-30);
+      store(args["scales"], {b, h, 0}, reshape(scale, {1, 1, 1}));
+    });
+  }
 }
 
 std::string shapeStr(const std::vector<int64_t> &s) {
@@ -950,30 +1027,47 @@ interp::Status forwardInterpreted(const Shape &s, const Config &cfg,
     auto grid = [&](interp::Buffer *buf) -> KernelArg {
       return ViewArg{buf, ov.sizes, ov.strides, 0};
     };
-    interp::Buffer work(check::toInterp(cfg.dtype), {B, H, 2, Mo, Mi});
+    const bool f16Forward = forwardInF16(p, cfg);
+    interp::Buffer work(
+        check::toInterp(f16Forward ? DType::f16 : cfg.dtype), {B, H, 2, Mo, Mi});
     interp::Buffer inverse(check::toInterp(cfg.dtype), {B, H, 2, Mo, Mi});
+    interp::Buffer scales(check::toInterp(f32), {B, H, 1});
     // Every element pass 1 or 2 leaves unwritten reads as poison (NaN).
     work.poison();
     inverse.poison();
+    scales.poison();
+    if (f16Forward) {
+      std::vector<KernelArg> a0 = {ViewArg{u}};
+      if (cfg.preGate)
+        a0.push_back(ViewArg{pre});
+      a0.push_back(ViewArg{&scales});
+      st = run("conv_bound", a0, {H, B, 1});
+      if (!st)
+        return st;
+    }
     std::vector<KernelArg> a1 = {grid(u)};
     if (cfg.preGate)
       a1.push_back(grid(pre));
     a1.push_back(ViewArg{&work});
+    if (f16Forward)
+      a1.push_back(ViewArg{&scales});
     st = run("conv_outer_fwd", a1, outerGrid(p, B, H));
     if (st) {
       const ViewShape sv = innerSpectrumView(p, H);
       const ViewShape wv = innerWorkView(p, B, H);
       KernelArg spectrum = ViewArg{bufs.spectrum, sv.sizes, sv.strides, 0};
-      st = run("conv_inner",
-               {ViewArg{&work, wv.sizes, wv.strides, 0}, spectrum,
-                ViewArg{&inverse, wv.sizes, wv.strides, 0}},
-               innerGrid(p, B, H));
+      std::vector<KernelArg> a2 = {ViewArg{&work, wv.sizes, wv.strides, 0},
+                                   spectrum,
+                                   ViewArg{&inverse, wv.sizes, wv.strides, 0}};
+      st = run("conv_inner", a2, innerGrid(p, B, H));
     }
     if (st) {
       std::vector<KernelArg> a3 = {ViewArg{&inverse}};
       if (cfg.postGate)
         a3.push_back(grid(post));
       a3.push_back(grid(y));
+      if (f16Forward)
+        a3.push_back(ViewArg{&scales});
       st = run("conv_outer_inv", a3, outerGrid(p, B, H));
     }
   }

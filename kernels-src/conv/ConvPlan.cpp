@@ -177,6 +177,10 @@ std::vector<const char *> planKernels(const Plan &p) {
   return {"conv_outer_fwd", "conv_inner", "conv_outer_inv"};
 }
 
+bool forwardInF16(const Plan &p, ElementType dtype) {
+  return dtype == ElementType::bf16 && !p.fused && p.rowColumn;
+}
+
 int64_t outerBlocksPerSm(const Plan &p, bool inverse, ElementType dtype,
                          bool gated) {
   if (p.fused)
@@ -300,8 +304,10 @@ std::string kernelName(const char *kernel, const Plan &p, ElementType dtype,
   // the inner pass runs outer / 2 programs): `_abi` numbers that contract,
   // so a library built before a change is refused, not launched with a
   // grid that leaves a row out. 3: the inner pass writes `out` through the
-  // view it reads `work` by (innerWorkView; session 24).
-  constexpr int kMultiPassAbi = 3;
+  // view it reads `work` by (innerWorkView; session 24). 4: in bf16 the
+  // forward work buffer is f16, conv_bound runs first, and both outer
+  // passes take its `scales` view (forwardInF16; session 37).
+  constexpr int kMultiPassAbi = 4;
   if (!p.fused)
     s << "_o" << p.outer << "_r" << p.rowsPerProgram << "_c" << columnBlock(p)
       << "_abi" << kMultiPassAbi;

@@ -160,6 +160,13 @@ std::string compileFlags(const Plan &p, bool preGate, bool postGate);
 enum class ElementType { bf16, f16 };
 const char *name(ElementType type);
 
+/// Whether the three passes keep their forward side (the work buffer
+/// between the outer and the inner pass, the inner pass's two forward
+/// stages) in f16 under one scale per sequence, which a fourth kernel,
+/// conv_bound, computes first (bf16 with a row-column inner FFT). See
+/// ConvKernels.cpp.
+bool forwardInF16(const Plan &p, ElementType dtype);
+
 /// The CTAs an SM that an outer pass of a multi-pass plan asks registers
 /// for (the kernel's min_blocks_per_sm; 0: ptxas's choice), as measured on
 /// the H200 (bench/RESULTS.md), per element type. The outer passes are memory

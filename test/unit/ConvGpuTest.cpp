@@ -73,7 +73,8 @@ TEST(ConvValidate, RejectsBadCalls) {
   // Lengths the kernels do not take as they are run on zero-padded copies
   // of u (and the gates) and y in the workspace: 1001 -> 1002 samples (2004
   // bytes, 2016 with alignment, two of them without gates); 40000 -> 65536
-  // after the three passes' two work buffers (2 x 2 x 65536 x 2 bytes).
+  // after the three passes' two work buffers (2 x 2 x 65536 x 2 bytes) and
+  // the bf16 forward's scale per sequence (4 bytes, 16 with alignment).
   check(
       {1, 1, 1001}, [](conv::ConvArgs &a) { a.workspace = 0; },
       "this length runs on zero-padded copies and needs a workspace of 4032 "
@@ -81,7 +82,7 @@ TEST(ConvValidate, RejectsBadCalls) {
   check(
       {1, 1, 40000}, [](conv::ConvArgs &a) { a.workspace = 0; },
       "this length runs in three passes on zero-padded copies and needs a "
-      "workspace of 786432 bytes");
+      "workspace of 786448 bytes");
   EXPECT_EQ(conv::workspaceBytes({1, 1, 1001}, {true, true}), 4 * 2016);
   EXPECT_EQ(conv::workspaceBytes({1, 1, 1001}, {true, false}), 3 * 2016);
   EXPECT_EQ(conv::workspaceBytes({1, 1, 1001}), 4 * 2016);
@@ -115,8 +116,9 @@ TEST(ConvValidate, RejectsBadCalls) {
       "u must be contiguous along the sequence");
   check(
       {2, 3, 65536}, [](conv::ConvArgs &a) { a.workspace = 0; },
-      // Two buffers of 2 x 3 rows, re and im, 65536 two-byte elements each.
-      "this length runs in three passes and needs a workspace of 3145728 "
+      // Two buffers of 2 x 3 rows, re and im, 65536 two-byte elements each,
+      // and six f32 scales (32 bytes with alignment).
+      "this length runs in three passes and needs a workspace of 3145760 "
       "bytes");
   // Strides or an address whose span wraps 64-bit addressing: the kernels
   // would read outside the tensor.
@@ -253,7 +255,8 @@ TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
   st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16, {},
                       goodArgs(s, {}));
   ASSERT_TRUE(st.ok) << st.message;
-  EXPECT_EQ(get("launches"), 5);
+  // conv_bound first in bf16 (conv::forwardInF16).
+  EXPECT_EQ(get("launches"), 6);
   EXPECT_EQ(get("grid_x"), p.M / p.outer / conv::columnBlock(p));
   EXPECT_EQ(get("grid_y"), 5);
   EXPECT_EQ(get("grid_z"), 35);
@@ -269,7 +272,7 @@ TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
   st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16, {}, bad);
   EXPECT_FALSE(st.ok);
   EXPECT_CONTAINS(st.message, "needs a workspace");
-  EXPECT_EQ(get("launches"), 5);
+  EXPECT_EQ(get("launches"), 6);
 }
 
 TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
@@ -309,10 +312,12 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
   args = goodArgs(s, {});
   st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16, {}, args);
   ASSERT_TRUE(st.ok) << st.message;
-  EXPECT_EQ(get("launches"), 3 + 5);
+  EXPECT_EQ(get("launches"), 3 + 6);
   EXPECT_EQ(get("grid_x"), 20); // ceil(20000 / 1024)
-  // After two work buffers of 3 x 5 x 2 x 32768 two-byte elements.
-  expectCrop(args, 2 * 3 * 5 * 2 * 32768 * 2, 3 * 5 * 32768 * 2, 32768, 20000);
+  // After two work buffers of 3 x 5 x 2 x 32768 two-byte elements and the
+  // 3 x 5 f32 sequence scales, rounded up to 16 bytes.
+  expectCrop(args, 2 * 3 * 5 * 2 * 32768 * 2 + 64, 3 * 5 * 32768 * 2, 32768,
+             20000);
 
   // Without the copies in the library: how to build them, nothing launched.
   rt::KernelLibrary bare =
@@ -325,7 +330,7 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
   EXPECT_CONTAINS(st.message, "tessera print conv-copy --dtype bf16 | "
                               "tile-compile - --target sm_90a -o "
                               "conv_copy_rows_bf16.ptx");
-  EXPECT_EQ(get("launches"), 8);
+  EXPECT_EQ(get("launches"), 9);
 
   // With the copies but not the plan's kernels (the 1K library at 20000):
   // found missing before the copies launch.
@@ -340,9 +345,9 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
                   "none | tile-compile - --target sm_90a --num-warps 4 "
                   "--no-hoist-invariants --pair-truncations --fma "
                   "--step-descriptors --merge-barriers -o "
-                  "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi3_64_16_rc.ptx "
+                  "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi4_64_16_rc.ptx "
                   "--info "
-                  "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi3_64_16_rc.json");
+                  "conv_outer_fwd_bf16_M32768_o32_r16_c128_abi4_64_16_rc.json");
   // A fused plan's module is named after its one kernel.
   EXPECT_EQ(conv::buildCommand(1000, conv::ElementType::f16, {true, true}),
             "tessera print conv --dtype f16 --seqlen 1000 --gates pre,post | "
@@ -351,7 +356,7 @@ TEST_F(ConvFakeDriverTest, OtherLengthsRunOnPaddedCopies) {
             "--step-descriptors --merge-barriers -o "
             "conv_fused_f16_M1024_64_16_rc_pre_post.ptx --info "
             "conv_fused_f16_M1024_64_16_rc_pre_post.json");
-  EXPECT_EQ(get("launches"), 8);
+  EXPECT_EQ(get("launches"), 9);
 }
 
 } // namespace

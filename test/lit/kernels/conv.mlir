@@ -5,6 +5,8 @@
 // RUN: tessera print conv-multipass --dtype bf16 | FileCheck %s --check-prefix=MULTI
 // RUN: tessera print conv --dtype bf16 | FileCheck %s --check-prefix=NOGATHER
 // RUN: tessera print conv --dtype bf16 --seqlen 4096 --gates none | FileCheck %s --check-prefix=FUSED4K
+// RUN: tessera print conv --dtype bf16 --seqlen 8192 --gates none | FileCheck %s --check-prefix=F16FWD
+// RUN: tessera print conv --dtype f16 --seqlen 8192 --gates none | FileCheck %s --check-prefix=F16PLAIN
 
 // CHECK-LABEL: tile.kernel @conv_fused_f16_M1024_64_16_rc_pre_post
 // Each program takes up to 16 batch rows of its channel in turn.
@@ -68,7 +70,7 @@
 // The outer passes read (or write) the outer / 2 nonzero rows of (re, im)
 // pairs as one tile of whole rows, and their complex DFT is two real
 // products over the pairs stacked [re; im].
-// MULTI-LABEL: tile.kernel @conv_outer_fwd_bf16_M1024_o16_r16_c64_abi3_8_8
+// MULTI-LABEL: tile.kernel @conv_outer_fwd_bf16_M1024_o16_r16_c64_abi4_8_8
 // MULTI-NOT:     scf.for
 // MULTI:         tile.load %{{.*}} : !tile.view<?x?x?x?xbf16> -> tensor<1x1x8x128xbf16>
 // MULTI:         tile.permute %{{.*}} [2, 0, 1] : tensor<8x64x2xbf16> -> tensor<2x8x64xbf16>
@@ -76,7 +78,7 @@
 // MULTI-NOT:     tile.mma
 // The work buffer between the passes is in the element type.
 // MULTI:         tile.store %{{.*}} : tensor<1x1x1x16x64xbf16> -> !tile.view<?x?x?x?x?xbf16>
-// MULTI-LABEL: tile.kernel @conv_inner_bf16_M1024_o16_r16_c64_abi3_8_8
+// MULTI-LABEL: tile.kernel @conv_inner_bf16_M1024_o16_r16_c64_abi4_8_8
 // Spectrum rows are contiguous: each row is one 1 x 1 x 1 x inner tile.
 // MULTI:         scf.for
 // MULTI:         tile.load %{{.*}} : !tile.view<?x?x?x?x?xbf16> -> tensor<1x1x1x1x64xbf16>
@@ -87,7 +89,7 @@
 // MULTI:           tile.gather
 // MULTI:         } else {
 // MULTI:           tile.gather
-// MULTI-LABEL: tile.kernel @conv_outer_inv_bf16_M1024_o16_r16_c64_abi3_8_8
+// MULTI-LABEL: tile.kernel @conv_outer_inv_bf16_M1024_o16_r16_c64_abi4_8_8
 // MULTI-NOT:     scf.for
 // MULTI-COUNT-2: tile.mma %{{.*}} : tensor<16x16xbf16>, tensor<16x64xbf16>, tensor<16x64xf32>
 // MULTI-NOT:     tile.mma
@@ -95,3 +97,32 @@
 // pairs without moving data between threads.
 // MULTI:         tile.permute %{{.*}} [0, 2, 3, 1] : tensor<1x2x8x64xf32> -> tensor<1x8x64x2xf32>
 // MULTI:         tile.store %{{.*}} : tensor<1x1x8x128xbf16> -> !tile.view<?x?x?x?xbf16>
+
+// bf16 three passes keep their forward side in f16 under one scale per
+// sequence: the outer forward multiplies by it and stores f16, the inner
+// pass reads f16 rows straight into its f16 products, the outer inverse
+// divides back, and conv_bound computes 2^8 / max |u| first.
+// F16FWD:       tile.kernel @conv_outer_fwd_bf16_M8192_{{.*}}(%{{.*}}: !tile.view<?x?x?x?xbf16>, %{{.*}}: !tile.view<?x?x?x?x?xf16>, %[[S:.*]]: !tile.view<?x?x?xf32>)
+// F16FWD:         tile.load %[[S]]
+// F16FWD:         arith.mulf
+// F16FWD:         arith.truncf %{{.*}} : tensor<16x256xf32> to tensor<16x256xf16>
+// F16FWD:         tile.store %{{.*}} : tensor<1x1x2x8x256xf16> -> !tile.view<?x?x?x?x?xf16>
+// F16FWD-LABEL: tile.kernel @conv_inner_bf16_M8192_{{.*}}(%{{.*}}: !tile.view<?x?x?x?x?x?xf16>, %{{.*}}: !tile.view<?x?x?x?x?xf32>, %{{.*}}: !tile.view<?x?x?x?x?x?xbf16>)
+// F16FWD:         tile.load %{{.*}} : !tile.view<?x?x?x?x?x?xf16> -> tensor<1x1x1x1x64x16xf16>
+// F16FWD:         tile.mma %{{.*}} : tensor<64x64xf16>, tensor<64x16xf16>, tensor<64x16xf32>
+// The inverse stages stay bf16.
+// F16FWD:         tile.mma %{{.*}} : tensor<64x64xbf16>, tensor<64x16xbf16>, tensor<64x16xf32>
+// F16FWD:       tile.kernel @conv_outer_inv_bf16_M8192_{{.*}}(%{{.*}}: !tile.view<?x?x?x?x?xbf16>, %{{.*}}: !tile.view<?x?x?x?xbf16>, %[[T:.*]]: !tile.view<?x?x?xf32>)
+// F16FWD:         tile.load %[[T]]
+// F16FWD:         arith.divf
+// F16FWD-LABEL: tile.kernel @conv_bound_bf16_M8192_{{.*}}(%{{.*}}: !tile.view<?x?x?xbf16>, %{{.*}}: !tile.view<?x?x?xf32>)
+// F16FWD:         scf.for
+// F16FWD:           math.absf
+// F16FWD:           tile.reduce max
+// F16FWD:         arith.constant dense<1.000000e-30>
+// F16FWD:         arith.divf
+// F16FWD:         tile.store %{{.*}} : tensor<1x1x1xf32> -> !tile.view<?x?x?xf32>
+// f16 needs none of it: three kernels, no scales.
+// F16PLAIN: tile.kernel @conv_outer_fwd_f16_M8192_{{[^(]*}}(%{{.*}}: !tile.view<?x?x?x?xf16>, %{{.*}}: !tile.view<?x?x?x?x?xf16>) attributes
+// F16PLAIN: tile.kernel @conv_outer_inv_f16_M8192_{{[^(]*}}(%{{.*}}: !tile.view<?x?x?x?x?xf16>, %{{.*}}: !tile.view<?x?x?x?xf16>) {
+// F16PLAIN-NOT: conv_bound
