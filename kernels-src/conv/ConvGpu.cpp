@@ -5,19 +5,27 @@
 namespace tessera::conv {
 
 namespace {
-size_t scaleBytes(const Shape &s, const Plan &p) {
-  return p.rowColumn ? (size_t(s.batch * s.channels) * 4 + 15) / 16 * 16 : 0;
+/// Bytes of one multi-pass work buffer: (batch, channels, 2, outer, inner)
+/// two-byte elements (bf16 or f16).
+size_t oneWorkBufferBytes(const Shape &s, const Plan &p) {
+  return size_t(s.batch * s.channels * 2 * p.M) * 2;
 }
 
-/// Bytes of the multi-pass work buffers, pass 1 -> 2 and pass 2 -> 3:
-/// (batch, channels, 2, outer, inner) each, two-byte elements (bf16 or
-/// f16); then, with a row-column inner FFT, the forward buffer's scale per
-/// sequence (batch, channels) in f32 (forwardInF16; reserved for either
-/// type).
+/// Bytes of the scale per sequence (batch, channels) in f32 of the f16
+/// forward buffer (forwardInF16), rounded up to 16; reserved for either
+/// element type, as workspaceBytes takes none.
+size_t scaleBytes(const Shape &s, const Plan &p) {
+  if (p.fused || !p.rowColumn)
+    return 0;
+  return (size_t(s.batch * s.channels) * 4 + 15) / 16 * 16;
+}
+
+/// Bytes of the multi-pass work buffers, pass 1 -> 2 and pass 2 -> 3, then
+/// the scales.
 size_t workBufferBytes(const Shape &s, const Plan &p) {
   if (p.fused)
     return 0;
-  return 2 * size_t(s.batch * s.channels * 2 * p.M) * 2 + scaleBytes(s, p);
+  return 2 * oneWorkBufferBytes(s, p) + scaleBytes(s, p);
 }
 
 /// Bytes of one zero-padded copy (batch, channels, paddedLength), rounded
@@ -227,15 +235,17 @@ rt::Status runPlan(rt::Runtime &runtime, const rt::KernelLibrary &library,
   };
   // Two buffers: the inner pass reads one and writes the other.
   const rt::DevicePtr inverseBuffer =
-      a.workspace + rt::DevicePtr(B * H * 2 * M) * 2;
+      a.workspace + rt::DevicePtr(oneWorkBufferBytes(s, p));
   rt::Arg work =
       rt::ViewArg{a.workspace, {B, H, 2, Mo, Mi}, {H * 2 * M, 2 * M, M, Mi, 1}};
   rt::Arg inverse = rt::ViewArg{
       inverseBuffer, {B, H, 2, Mo, Mi}, {H * 2 * M, 2 * M, M, Mi, 1}};
   // The scales of the f16 forward buffer, after both buffers.
   const bool f16Forward = forwardInF16(p, dtype);
-  rt::Arg scales = rt::ViewArg{
-      inverseBuffer + rt::DevicePtr(B * H * 2 * M) * 2, {B, H, 1}, {H, 1, 1}};
+  rt::Arg scales =
+      rt::ViewArg{inverseBuffer + rt::DevicePtr(oneWorkBufferBytes(s, p)),
+                  {B, H, 1},
+                  {H, 1, 1}};
   if (f16Forward) {
     auto rows = [&](const DeviceTensor &t) { return over(t, {B, H, L}, {1}); };
     std::vector<rt::Arg> a0 = {rows(a.u)};

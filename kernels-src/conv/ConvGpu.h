@@ -40,10 +40,11 @@ struct ConvArgs {
 /// Device workspace convolve needs: 0 when one kernel does it all on the
 /// tensors as given; for three passes two work buffers of (batch, channels,
 /// 2, fftSize(seqlen)) two-byte elements (the inner pass reads one and
-/// writes the other); for a length the kernels do not take as it is (odd,
-/// or above 4096 and not a power of two), zero-padded copies of u, the
-/// gates given and y, of paddedLength samples, after them. Without
-/// `gates`, room for both.
+/// writes the other), then a scale per (batch, channel) in f32 rounded up
+/// to 16 bytes (bf16 uses it; the layout is the same for both types); for
+/// a length the kernels do not take as it is (odd, or above 4096 and not a
+/// power of two), zero-padded copies of u, the gates given and y, of
+/// paddedLength samples, after them. Without `gates`, room for both.
 size_t workspaceBytes(const Shape &shape, Gates gates = {true, true});
 
 /// The kernel's spectrum: k (channels, seqlen) f32 on the device is copied

@@ -30,6 +30,7 @@
 
 #include "kernels-src/common/Check.h"
 
+#include <cassert>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -305,7 +306,6 @@ Complex loadComplexRow(const View &v, const std::vector<Scalar> &reIndex,
   return {reshape(load(v, reIndex, tile), shape),
           reshape(load(v, imIndex, tile), shape)};
 }
-
 
 ElementType elementType(const Config &c) {
   return c.dtype == DType::f16 ? ElementType::f16 : ElementType::bf16;
@@ -629,9 +629,9 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
   const bool f16Forward = forwardInF16(p, c);
   const DType workType = f16Forward ? DType::f16 : c.dtype;
 
-  // The work buffer between the passes is in the element type: each pass
-  // rounds what it reads to that type for the Tensor Core anyway, and the
-  // passes are memory bound.
+  // The work buffers between the passes are in the element type (the
+  // forward one in f16 for bf16, above): each pass rounds what it reads to
+  // that type for the Tensor Core anyway, and the passes are memory bound.
 
   // The outer passes view u, the gates and y as (batch, channels, outer /
   // 2, 2 inner) (outerSequenceView): row n_o holds the (re, im) pairs of
@@ -807,13 +807,14 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
           reshape(cast(pairs, c.dtype), {1, 1, half, 2 * W}));
   });
 
-  // Pass 0 (bf16, forwardInF16): each sequence's scale s = 2^8 / max |u|
-  // (times max |pre| with the pre gate), which keeps s X inside f16
-  // through the inner first stage (|X| <= max |z|: the outer forward
-  // matrix carries 1 / Mo; 64 terms after it). One scale a sequence, so
-  // the inner pass's rows go from the work buffer to the Tensor Cores as
-  // they are; the outer inverse divides its result back. The floor keeps s
-  // finite for an all-zero sequence.
+  // Pass 0 (bf16, forwardInF16): each sequence's scale s = 2^8 / max |z|
+  // (z = u, or u pre with the pre gate, in f32 as the outer forward forms
+  // it), which keeps s X inside f16 through the inner first stage (|X| <=
+  // max |z|: the outer forward matrix carries 1 / Mo; 64 terms after it).
+  // One scale a sequence, so the inner pass's rows go from the work buffer
+  // to the Tensor Cores as they are; the outer inverse divides its result
+  // back. The floor keeps s (and 1 / s) finite for an all-zero sequence;
+  // below it, s z loses f16's precision (|z| < 1e-34), not its range.
   if (f16Forward) {
     std::vector<Param> p0 = {view("u", c.dtype, 3)};
     if (c.preGate)
@@ -821,17 +822,18 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     p0.push_back(view("scales", f32, 3));
     m.kernel(variantName("conv_bound", M, c, p), p0, [&](KernelArgs &args) {
       Scalar h = program_id(0), b = program_id(1);
-      const int64_t T = 1024;
-      auto maxAbs = [&](const View &v) {
-        return for_range(
-            Scalar(0), Scalar(M / T), zeros({1}, f32), [&](Scalar j, Tile acc) {
-              Tile t = cast(reshape(load(v, {b, h, j}, {1, 1, T}), {T}), f32);
-              return maximum(acc, max(abs(t), 0));
-            });
+      const int64_t T = 1024; // samples a step
+      assert(M % T == 0 && "three-pass lengths are multiples of 1024");
+      auto block = [&](const View &v, const Scalar &j) {
+        return cast(reshape(load(v, {b, h, j}, {1, 1, T}), {T}), f32);
       };
-      Tile bound = maxAbs(args["u"]);
-      if (c.preGate)
-        bound = bound * maxAbs(args["pre"]);
+      Tile bound = for_range(Scalar(0), Scalar(M / T), zeros({1}, f32),
+                             [&](Scalar j, Tile acc) {
+                               Tile z = block(args["u"], j);
+                               if (c.preGate)
+                                 z = z * block(args["pre"], j);
+                               return maximum(acc, max(abs(z), 0));
+                             });
       Tile scale = kWorkScaleTarget / maximum(bound, 1e-30);
       store(args["scales"], {b, h, 0}, reshape(scale, {1, 1, 1}));
     });

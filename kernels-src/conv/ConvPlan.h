@@ -177,7 +177,8 @@ int64_t outerBlocksPerSm(const Plan &p, bool inverse, ElementType dtype,
                          bool gated);
 
 /// A plan's kernels in the order its module defines and a call launches
-/// them: "conv_fused", or "conv_outer_fwd", "conv_inner", "conv_outer_inv".
+/// them: "conv_fused", or "conv_outer_fwd", "conv_inner", "conv_outer_inv"
+/// (where forwardInF16, "conv_bound" too: defined last, launched first).
 std::vector<const char *> planKernels(const Plan &p);
 
 /// The name of one of a plan's kernels (planKernels) for an element type

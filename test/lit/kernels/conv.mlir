@@ -7,6 +7,7 @@
 // RUN: tessera print conv --dtype bf16 --seqlen 4096 --gates none | FileCheck %s --check-prefix=FUSED4K
 // RUN: tessera print conv --dtype bf16 --seqlen 8192 --gates none | FileCheck %s --check-prefix=F16FWD
 // RUN: tessera print conv --dtype f16 --seqlen 8192 --gates none | FileCheck %s --check-prefix=F16PLAIN
+// RUN: tessera print conv --dtype bf16 --seqlen 8192 --gates pre,post | FileCheck %s --check-prefix=BOUNDPRE
 
 // CHECK-LABEL: tile.kernel @conv_fused_f16_M1024_64_16_rc_pre_post
 // Each program takes up to 16 batch rows of its channel in turn.
@@ -103,9 +104,11 @@
 // pass reads f16 rows straight into its f16 products, the outer inverse
 // divides back, and conv_bound computes 2^8 / max |u| first.
 // F16FWD:       tile.kernel @conv_outer_fwd_bf16_M8192_{{.*}}(%{{.*}}: !tile.view<?x?x?x?xbf16>, %{{.*}}: !tile.view<?x?x?x?x?xf16>, %[[S:.*]]: !tile.view<?x?x?xf32>)
-// F16FWD:         tile.load %[[S]]
-// F16FWD:         arith.mulf
-// F16FWD:         arith.truncf %{{.*}} : tensor<16x256xf32> to tensor<16x256xf16>
+// F16FWD:         %[[SL:.*]] = tile.load %[[S]]
+// F16FWD:         %[[SV:.*]] = tile.reshape %[[SL]] : tensor<1x1x1xf32> -> tensor<1x1xf32>
+// F16FWD:         %[[SB:.*]] = tile.broadcast %[[SV]] : tensor<1x1xf32> -> tensor<16x256xf32>
+// F16FWD:         %[[SX:.*]] = arith.mulf %{{.*}}, %[[SB]] : tensor<16x256xf32>
+// F16FWD:         arith.truncf %[[SX]] : tensor<16x256xf32> to tensor<16x256xf16>
 // F16FWD:         tile.store %{{.*}} : tensor<1x1x2x8x256xf16> -> !tile.view<?x?x?x?x?xf16>
 // F16FWD-LABEL: tile.kernel @conv_inner_bf16_M8192_{{.*}}(%{{.*}}: !tile.view<?x?x?x?x?x?xf16>, %{{.*}}: !tile.view<?x?x?x?x?xf32>, %{{.*}}: !tile.view<?x?x?x?x?x?xbf16>)
 // F16FWD:         tile.load %{{.*}} : !tile.view<?x?x?x?x?x?xf16> -> tensor<1x1x1x1x64x16xf16>
@@ -126,3 +129,14 @@
 // F16PLAIN: tile.kernel @conv_outer_fwd_f16_M8192_{{[^(]*}}(%{{.*}}: !tile.view<?x?x?x?xf16>, %{{.*}}: !tile.view<?x?x?x?x?xf16>) attributes
 // F16PLAIN: tile.kernel @conv_outer_inv_f16_M8192_{{[^(]*}}(%{{.*}}: !tile.view<?x?x?x?x?xf16>, %{{.*}}: !tile.view<?x?x?x?xf16>) {
 // F16PLAIN-NOT: conv_bound
+// With the pre gate the bound is that of z = u pre as the outer forward
+// forms it (in f32), not a product of two maxima (which can overflow).
+// BOUNDPRE-LABEL: tile.kernel @conv_bound_bf16_M8192_{{.*}}_pre_post(%{{.*}}: !tile.view<?x?x?xbf16>, %{{.*}}: !tile.view<?x?x?xbf16>, %{{.*}}: !tile.view<?x?x?xf32>)
+// BOUNDPRE:         scf.for
+// BOUNDPRE-COUNT-2:   tile.load
+// BOUNDPRE:           %[[Z:.*]] = arith.mulf %{{.*}} : tensor<1024xf32>
+// BOUNDPRE:           math.absf %[[Z]]
+// BOUNDPRE:           tile.reduce max
+// BOUNDPRE:         }
+// BOUNDPRE-NOT:     arith.mulf
+// BOUNDPRE:         arith.divf
