@@ -252,14 +252,29 @@ TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
   s.seqlen = 32768;
   rt::KernelLibrary passes = libraryFor(32768, "tessera-conv-passes");
   const conv::Plan p = conv::plan(32768);
+  const conv::ConvArgs passArgs = goodArgs(s, {});
   st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16, {},
-                      goodArgs(s, {}));
+                      passArgs);
   ASSERT_TRUE(st.ok) << st.message;
   // conv_bound first in bf16 (conv::forwardInF16).
   EXPECT_EQ(get("launches"), 6);
   EXPECT_EQ(get("grid_x"), p.M / p.outer / conv::columnBlock(p));
   EXPECT_EQ(get("grid_y"), 5);
   EXPECT_EQ(get("grid_z"), 35);
+  // The inverse's last view is the scale of each sequence, (35, 5, 1) f32
+  // after the two work buffers of 35 x 5 x 2 x 32768 two-byte elements: a
+  // pointer, three sizes, three strides, after `work` (11) and `y` (9).
+  auto count =
+      reinterpret_cast<int (*)()>(dlsym(handle, "fake_cuda_param_count"));
+  auto param = reinterpret_cast<unsigned long long (*)(int)>(
+      dlsym(handle, "fake_cuda_param"));
+  ASSERT_NE(count, nullptr);
+  ASSERT_NE(param, nullptr);
+  ASSERT_EQ(count(), 11 + 9 + 7);
+  EXPECT_EQ(param(20), passArgs.workspace + 2ull * 35 * 5 * 2 * 32768 * 2);
+  const unsigned long long scaleView[] = {35, 5, 1, 5, 1, 1};
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(param(21 + i), scaleView[i]) << "scales view field " << i;
 
   // A variant the library lacks, and bad arguments: nothing launched.
   st = conv::convolve(*runtime, passes, s, conv::ElementType::bf16,
