@@ -133,7 +133,7 @@ std::string buildCommand(int64_t seqlen, ElementType dtype, Gates g) {
       "conv --dtype " + std::string(name(dtype)) + " --seqlen " +
           std::to_string(seqlen) + " --gates " + gates,
       compileFlags(p, g.pre, g.post),
-      kernelName(planKernels(p).front(), p, dtype, g.pre, g.post));
+      kernelName(planKernels(p, dtype).front(), p, dtype, g.pre, g.post));
 }
 
 namespace {
@@ -181,10 +181,7 @@ rt::Status findCallKernels(const rt::KernelLibrary &library, const Plan &p,
                                    copyBuildCommand(dtype), ptx, info);
         !st)
       return st;
-  std::vector<const char *> kernels = planKernels(p);
-  if (forwardInF16(p, dtype))
-    kernels.push_back("conv_bound");
-  for (const char *kernel : kernels)
+  for (const char *kernel : planKernels(p, dtype))
     if (rt::Status st =
             findKernel(library, kernelName(kernel, p, dtype, g.pre, g.post),
                        buildCommand(s.seqlen, dtype, g), ptx, info);

@@ -171,9 +171,11 @@ std::array<int64_t, 3> outerGrid(const Plan &p, int64_t batch,
   return {p.M / p.outer / columnBlock(p), channels, batch};
 }
 
-std::vector<const char *> planKernels(const Plan &p) {
+std::vector<const char *> planKernels(const Plan &p, ElementType dtype) {
   if (p.fused)
     return {"conv_fused"};
+  if (forwardInF16(p, dtype))
+    return {"conv_outer_fwd", "conv_inner", "conv_outer_inv", "conv_bound"};
   return {"conv_outer_fwd", "conv_inner", "conv_outer_inv"};
 }
 

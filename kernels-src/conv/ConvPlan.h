@@ -176,10 +176,10 @@ bool forwardInF16(const Plan &p, ElementType dtype);
 int64_t outerBlocksPerSm(const Plan &p, bool inverse, ElementType dtype,
                          bool gated);
 
-/// A plan's kernels in the order its module defines and a call launches
+/// A plan's kernels for an element type in the order its module defines
 /// them: "conv_fused", or "conv_outer_fwd", "conv_inner", "conv_outer_inv"
-/// (where forwardInF16, "conv_bound" too: defined last, launched first).
-std::vector<const char *> planKernels(const Plan &p);
+/// and, where forwardInF16, "conv_bound" (which a call launches first).
+std::vector<const char *> planKernels(const Plan &p, ElementType dtype);
 
 /// The name of one of a plan's kernels (planKernels) for an element type
 /// and gates.

@@ -493,10 +493,19 @@ TEST(ConvPlan, FftSizeAndPaths) {
     // lengths that are not powers of two).
     EXPECT_EQ(p.fused, M <= 4096);
     EXPECT_EQ(conv::paddedLength(p, L), p.fused ? L + L % 2 : M);
-    // One kernel fused, the three passes otherwise, first the module's.
-    EXPECT_EQ(conv::planKernels(p).size(), p.fused ? 1u : 3u);
-    EXPECT_STREQ(conv::planKernels(p).front(),
-                 p.fused ? "conv_fused" : "conv_outer_fwd");
+    // One kernel fused, the three passes otherwise (and conv_bound last
+    // in bf16), first the module's.
+    for (conv::ElementType t :
+         {conv::ElementType::bf16, conv::ElementType::f16}) {
+      const std::vector<const char *> kernels = conv::planKernels(p, t);
+      EXPECT_EQ(kernels.size(), p.fused                        ? 1u
+                                : t == conv::ElementType::bf16 ? 4u
+                                                               : 3u);
+      EXPECT_STREQ(kernels.front(), p.fused ? "conv_fused" : "conv_outer_fwd");
+      if (kernels.size() == 4) {
+        EXPECT_STREQ(kernels.back(), "conv_bound");
+      }
+    }
     // Every default plan is row-column: the fused FFT, or the inner one of
     // the passes (1024).
     EXPECT_TRUE(p.rowColumn);
