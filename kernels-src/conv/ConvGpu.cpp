@@ -13,7 +13,7 @@ size_t oneWorkBufferBytes(const Shape &s, const Plan &p) {
 
 /// Bytes of the scale per sequence (batch, channels) in f32 of the f16
 /// forward buffer (forwardInF16), rounded up to 16; reserved for either
-/// element type, as workspaceBytes takes none.
+/// element type, since workspaceBytes is not told which.
 size_t scaleBytes(const Shape &s, const Plan &p) {
   if (p.fused || !p.rowColumn)
     return 0;

@@ -164,10 +164,11 @@ if [ -x "$here/tessera-conv-bench" ] && [ -z "${SKIP_CONV:-}" ]; then
       conv "check-$len-$in" --batch 1 --channels 3 --seqlen "$len" --input "$in" --no-time
     done
   done
-  # Constant inputs over many random kernels (one a channel), where bf16's
-  # rounding once exceeded the bound for about 1 kernel in 70 (the fused
-  # second stage until session 35, the three passes' forward side until
-  # session 37: 8192 gave 1.46e-2 over 128 rows, run101).
+  # Constant inputs over many random kernels (one a channel; 128 or 32
+  # rows sampled with replacement), where bf16's rounding once exceeded
+  # the bound for 1 kernel in 70 to 100 (the fused second stage until
+  # session 35, the three passes' forward side until session 37: 8192 gave
+  # 1.46e-2 over 128 rows, run101).
   for dt in bf16 f16; do
     conv "check-2048-$dt-constant-many" --batch 2 --channels 64 --seqlen 2048 --dtype "$dt" --input constant --rows 128 --no-time
     conv "check-8192-$dt-constant-many" --batch 2 --channels 64 --seqlen 8192 --dtype "$dt" --input constant --rows 128 --no-time

@@ -271,7 +271,7 @@ TEST_F(ConvFakeDriverTest, ConvolveLaunchesThePlan) {
   ASSERT_NE(count, nullptr);
   ASSERT_NE(param, nullptr);
   ASSERT_EQ(count(), 11 + 9 + 7);
-  EXPECT_EQ(param(20), passArgs.workspace + 2ull * 35 * 5 * 2 * 32768 * 2);
+  EXPECT_EQ(param(20), passArgs.workspace + 2ull * 35 * 5 * 2 * p.M * 2);
   const unsigned long long scaleView[] = {35, 5, 1, 5, 1, 1};
   for (int i = 0; i < 6; ++i)
     EXPECT_EQ(param(21 + i), scaleView[i]) << "scales view field " << i;

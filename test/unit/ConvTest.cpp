@@ -546,11 +546,6 @@ TEST(ConvPlan, FftSizeAndPaths) {
   EXPECT_EQ(conv::plan(4096, /*forceMultiPass=*/true).outer, 16);
 }
 
-// The outer passes of 8K, 16K and 32K (bf16) ask registers for more CTAs
-// an SM (min_blocks_per_sm on their tile.kernel; H200, sessions 33 and
-// 34); everything else leaves it to ptxas: the inner pass, the fused
-// kernels, the 64K outer passes (255 registers), the f16 8K inverse and
-// 32K passes, and the gated bf16 32K inverse.
 /// bf16 keeps the forward side in f16 exactly where the three passes have a
 /// row-column inner FFT (8K and above); f16, the fused kernels and forced
 /// small multi-pass plans keep the element type.
@@ -566,6 +561,11 @@ TEST(ConvPlan, ForwardInF16) {
                                   ElementType::bf16));
 }
 
+// The outer passes of 8K, 16K and 32K (bf16) ask registers for more CTAs
+// an SM (min_blocks_per_sm on their tile.kernel; H200, sessions 33 and
+// 34); everything else leaves it to ptxas: the inner pass, the fused
+// kernels, the 64K outer passes (255 registers), the f16 8K inverse and
+// 32K passes, and the gated bf16 32K inverse.
 TEST(ConvPlan, OuterBlocksPerSm) {
   auto blocks = [](int64_t seqlen, const std::string &prefix,
                    dsl::DType dtype = dsl::bf16, bool pre = false,
@@ -1022,9 +1022,11 @@ TEST(ConvInterpreter, ThreePassInputsOutsideF16Range) {
   std::mt19937_64 rng(seed);
   const int64_t B = 2, H = 3, L = 8192;
   const conv::Shape s = shapeOf(B, H, L);
-  // Exponents a row: u, and pre with the gates (products within f32).
+  // Exponents a row: u, and pre with the gates; every row's magnitude
+  // (u's, and u pre's: 10, 30, -5, -50, 20, -20) at least 2^10 from the
+  // others', products within f32.
   const int uExp[B * H] = {40, 20, -20, -40, 0, 60};
-  const int preExp[B * H] = {-30, 10, 30, -10, 0, -60};
+  const int preExp[B * H] = {-30, 10, 15, -10, 20, -80};
   for (bool gates : {false, true}) {
     SCOPED_TRACE("seed " + std::to_string(seed) + (gates ? " gates" : ""));
     const conv::Config c = configOf(dsl::bf16, gates, gates, false);
@@ -1051,7 +1053,31 @@ TEST(ConvInterpreter, ThreePassInputsOutsideF16Range) {
   }
 }
 
-TEST(ConvInterpreterLaunches, OneFusedThreeMultiPass) {
+/// With the pre gate the bound is max |u pre|: u = 2^70 where pre = 2^-70
+/// and the other way round makes every product 1 while max |u| max |pre|
+/// = 2^140 overflows f32 (s = 0, y NaN under the first bound).
+TEST(ConvInterpreter, ThreePassBoundOfTheGatedProduct) {
+  const uint64_t seed = check::freshSeed();
+  std::mt19937_64 rng(seed);
+  const conv::Shape s = shapeOf(1, 2, 8192);
+  const conv::Config c = configOf(dsl::bf16, true, true, false);
+  Problem p = makeProblem(s, c, Input::Random, rng);
+  for (int64_t i = 0; i < p.u->numElements(); ++i) {
+    const int e = i % 2 ? 70 : -70;
+    p.u->set(i, std::ldexp(p.u->get(i), e));
+    p.pre->set(i, std::ldexp(p.pre->get(i), -e));
+  }
+  conv::Buffers b = p.buffers();
+  interp::Status st = conv::forwardInterpreted(s, c, b);
+  ASSERT_TRUE(st.ok) << st.message;
+  std::vector<double> got = check::values(*p.y), want = p.want();
+  for (double v : got)
+    ASSERT_TRUE(std::isfinite(v)) << "seed " << seed;
+  EXPECT_LE(check::relativeL2(got, want), boundFor(dsl::bf16))
+      << "seed " << seed;
+}
+
+TEST(ConvInterpreterLaunches, LaunchesPerPlan) {
   std::mt19937_64 rng(check::freshSeed());
   struct {
     int64_t seqlen;
