@@ -15,7 +15,7 @@ size_t oneWorkBufferBytes(const Shape &s, const Plan &p) {
 /// forward buffer (forwardInF16), rounded up to 16; reserved for either
 /// element type, since workspaceBytes is not told which.
 size_t scaleBytes(const Shape &s, const Plan &p) {
-  if (p.fused || !p.rowColumn)
+  if (!forwardInF16(p, ElementType::bf16))
     return 0;
   return (size_t(s.batch * s.channels) * 4 + 15) / 16 * 16;
 }

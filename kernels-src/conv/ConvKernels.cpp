@@ -329,6 +329,11 @@ bool forwardInF16(const Plan &p, const Config &c) {
 /// any scale; the scale only keeps the range.
 constexpr double kWorkScaleTarget = 256.0;
 
+/// Sequence (b, h)'s scale s from conv_bound's `scales` view, as {1, 1}.
+Tile sequenceScale(KernelArgs &args, const Scalar &b, const Scalar &h) {
+  return reshape(load(args["scales"], {b, h, 0}, {1, 1, 1}), {1, 1});
+}
+
 std::string variantName(const char *kernel, int64_t M, const Config &c,
                         const Plan &p) {
   (void)M; // p.M
@@ -670,7 +675,7 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     // In f16: X times the sequence's scale (conv_bound).
     Tile scale;
     if (f16Forward)
-      scale = reshape(load(args["scales"], {b, h, 0}, {1, 1, 1}), {1, 1});
+      scale = sequenceScale(args, b, h);
     auto scaled = [&](const Tile &x) { return f16Forward ? x * scale : x; };
     // [zr; zi]: the pairs' halves stacked along K.
     Tile stacked =
@@ -799,8 +804,7 @@ void buildMultiPass(KernelModule &m, const Plan &p, const Config &c) {
     // load here, after the product, measured best: loaded first or folded
     // into the twiddles it stays live and spills (bench/RESULTS.md run101).
     if (f16Forward)
-      pairs = pairs * (1.0 / reshape(load(args["scales"], {b, h, 0}, {1, 1, 1}),
-                                     {1, 1}));
+      pairs = pairs * (1.0 / sequenceScale(args, b, h));
     if (c.postGate)
       pairs = pairs * loadPairs(args["post"], b, h, col);
     store(y, {b, h, 0, col},
